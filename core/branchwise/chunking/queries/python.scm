@@ -1,0 +1,19 @@
+; Symbols of a Python module. Captures: @definition.<symbol kind> with @name,
+; @import for module-level imports. A function nested in a class becomes a method.
+
+(function_definition name: (identifier) @name) @definition.function
+
+(class_definition name: (identifier) @name) @definition.class
+
+(module
+  (type_alias_statement left: (type (identifier) @name)) @definition.type)
+
+; Module-level UPPER_CASE assignments are constants / config blocks.
+(module
+  (expression_statement
+    (assignment left: (identifier) @name)) @definition.constant
+  (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+(module (import_statement) @import)
+(module (import_from_statement) @import)
+(module (future_import_statement) @import)

@@ -1,0 +1,26 @@
+; Symbols of a Rust file. `impl` blocks and inline `mod` blocks are not chunks:
+; they only qualify the names inside them (@scope.*).
+
+(function_item name: (identifier) @name) @definition.function
+
+(struct_item name: (type_identifier) @name) @definition.struct
+
+(union_item name: (type_identifier) @name) @definition.struct
+
+(enum_item name: (type_identifier) @name) @definition.enum
+
+(trait_item name: (type_identifier) @name) @definition.trait
+
+(type_item name: (type_identifier) @name) @definition.type
+
+(source_file (const_item name: (identifier) @name) @definition.constant)
+(source_file (static_item name: (identifier) @name) @definition.constant)
+(declaration_list (const_item name: (identifier) @name) @definition.constant)
+(declaration_list (static_item name: (identifier) @name) @definition.constant)
+
+(impl_item type: (_) @name) @scope.impl
+
+(mod_item name: (identifier) @name body: (declaration_list)) @scope.module
+
+(source_file (use_declaration) @import)
+(source_file (extern_crate_declaration) @import)

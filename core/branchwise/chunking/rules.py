@@ -1,0 +1,105 @@
+"""The configurable rules of the chunker: size limits, path classes, secrets, minified shape.
+
+Defaults suit most repositories; the `[chunking]` table of a config file overrides any
+field by name through `ChunkingRules.from_mapping`. Pattern syntax is in `globs.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+_GLOB_FIELDS = (
+    "generated_globs",
+    "backup_globs",
+    "fixture_globs",
+    "vendored_globs",
+    "test_globs",
+    "docs_globs",
+    "secret_globs",
+    "secret_allow_globs",
+    "minified_exempt_globs",
+)
+
+
+@dataclass(frozen=True)
+class ChunkingRules:
+    max_file_bytes: int = 1024 * 1024
+    #: Files without a grammar (Markdown, TOML, SQL...) become one "file" chunk.
+    index_unknown_languages: bool = True
+
+    generated_globs: tuple[str, ...] = (
+        "generated/", "__generated__/",
+        "*_pb2.py", "*_pb2_grpc.py", "*.pb.go", "*_generated.*", "*.generated.*",
+        "*.min.js", "*.min.css", "*.map",
+        "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock",
+        "go.sum",
+    )
+    backup_globs: tuple[str, ...] = (
+        "*_old.*", "*.old", "*.bak", "*.orig", "*.swp", "*~", "*.backup", "*_backup.*",
+        "*.rej",
+    )
+    fixture_globs: tuple[str, ...] = ("fixtures/", "testdata/", "__fixtures__/", "__snapshots__/")
+    vendored_globs: tuple[str, ...] = ("vendor/", "third_party/", "node_modules/")
+    test_globs: tuple[str, ...] = (
+        "tests/", "test/", "__tests__/", "spec/", "src/test/java/",
+        "test_*.py", "*_test.py", "conftest.py", "*_test.go",
+        "*.test.ts", "*.spec.ts", "*.test.tsx", "*.spec.tsx",
+        "*.test.js", "*.spec.js", "*.test.jsx", "*.spec.jsx",
+        "*Test.java", "*Tests.java",
+    )
+    docs_globs: tuple[str, ...] = (
+        "docs/", "doc/", "*.md", "*.markdown", "*.rst", "*.adoc", "README*", "CHANGELOG*",
+    )
+    secret_globs: tuple[str, ...] = (
+        ".env", ".env.*", "*.env", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
+        "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*",
+        "credentials", "credentials.*", "*.credentials", "*credentials.json",
+        "secrets.yml", "secrets.yaml", "secrets.json", "secrets.toml",
+        ".netrc", ".pgpass", ".htpasswd",
+    )
+    #: Templates that match a secret pattern but hold no secrets.
+    secret_allow_globs: tuple[str, ...] = (".env.example", ".env.sample", ".env.template")
+
+    #: Generated-code markers, looked for in the first `marker_lines` lines / `marker_bytes` bytes.
+    generated_markers: tuple[str, ...] = ("Code generated", "@generated", "DO NOT EDIT")
+    marker_lines: int = 5
+    marker_bytes: int = 2048
+
+    #: A file with a line at least this long is minified (or otherwise machine-written).
+    minified_line_length: int = 1000
+    #: ...and so is one whose mean line length reaches this while its share of letters
+    #: and digits among non-blank characters stays below `minified_max_alnum_share`.
+    minified_mean_line_length: int = 200
+    minified_max_alnum_share: float = 0.5
+    #: Prose files have long lines by nature; they are never judged by shape.
+    minified_exempt_globs: tuple[str, ...] = ("*.md", "*.markdown", "*.rst", "*.txt", "*.adoc")
+
+    @classmethod
+    def from_mapping(cls, mapping: dict[str, Any]) -> ChunkingRules:
+        """Rules from a config table: known fields override the defaults.
+
+        Raises ValueError naming the offending key for unknown keys or wrong types.
+        """
+        known = {f.name: f for f in fields(cls)}
+        defaults = cls()
+        changes: dict[str, Any] = {}
+        for key, value in mapping.items():
+            if key not in known:
+                raise ValueError(f"unknown chunking setting {key!r}")
+            expected = type(getattr(defaults, key))
+            if key in _GLOB_FIELDS or expected is tuple:
+                if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+                    raise ValueError(f"chunking setting {key!r} must be a list of strings")
+                value = tuple(value)
+            elif expected is float and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            elif not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
+                raise ValueError(
+                    f"chunking setting {key!r} must be {expected.__name__}, got {type(value).__name__}"
+                )
+            changes[key] = value
+        return replace(defaults, **changes)
+
+
+DEFAULT_RULES = ChunkingRules()

@@ -1,0 +1,93 @@
+"""The citation header: which version a chunk is, whether it was checked, and what it is for.
+
+A chunk without a header is, to the model that reads it, simply "the code". The three lines
+(seed 000, section 3.5; DESIGN.md) turn it into a fact with a source, a version and a check
+result, and a history chunk into an explicitly labelled reference that must not be copied.
+
+    Source: src/orders/services/order_service.py#L41-L58 (OrderService.cancel_order)
+    Version: main @ 9f3c1ab (2026-09-29)
+    Check: current; content hash matches
+
+    Source: src/orders/handlers/cancel_handler.py (deleted on main)
+    Version: feature/old-arch @ 8d0a1f2 (2026-03-11)
+    Purpose: reference for the idempotency design only; do not copy the implementation
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from branchwise.models import Label, Result, Verdict
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a bundle shows for one result: which text, from where, and how it is labelled."""
+
+    path: str
+    start_line: int
+    end_line: int
+    text: str
+    current: bool  # the text comes from the verification target, not from the index
+    label: Label
+    note: str = ""  # the reviewer's note: for reference-only, the topic ("the idempotency design")
+
+
+def short(commit: str) -> str:
+    return commit[:7]
+
+
+def header_lines(result: Result, shown: Shown, *, branch: str, target: str, target_version: str, indexed_version: str) -> list[str]:
+    """The citation header of one chunk.
+
+    `branch` is the queried branch; `target` names the verification target ("the work tree of
+    main (HEAD 9f3c1ab)"); the two *_version strings are "<branch> @ <short> (<date>)".
+    """
+    lines = [source_line(result, shown, branch), f"Version: {target_version if shown.current else indexed_version}"]
+    purpose = purpose_line(shown)
+    if not (purpose and result.verdict is Verdict.DELETED):
+        lines.append(check_line(result, shown, target))
+    if purpose:
+        lines.append(purpose)
+    return lines
+
+
+def source_line(result: Result, shown: Shown, branch: str) -> str:
+    if result.verdict is Verdict.DELETED:
+        where = f"deleted on {branch}"
+        if result.current_path is not None:
+            where += f"; moved unchanged to {_location(result.current_path, result.current_start_line, result.current_end_line)}"
+        return f"Source: {result.path} ({where})"
+    location = _location(shown.path, shown.start_line, shown.end_line)
+    return f"Source: {location} ({result.identity.qualified_name})"
+
+
+def check_line(result: Result, shown: Shown, target: str) -> str:
+    verdict = result.verdict
+    if verdict is Verdict.CURRENT:
+        return "Check: current; content hash matches"
+    if verdict is Verdict.UNCHANGED_OLDER:
+        return "Check: unchanged-older; older commit, content identical"
+    if verdict is Verdict.CHANGED:
+        if shown.current:
+            return f"Check: changed; showing the current text at {target}"
+        return f"Check: changed; showing the indexed text, which differs from {target}"
+    if verdict is Verdict.UNVERIFIABLE:
+        return "Check: unverifiable; no version metadata, a lead only"
+    return f"Check: {verdict.value if verdict else 'unverified'}; {result.reason}".rstrip("; ")
+
+
+def purpose_line(shown: Shown) -> str | None:
+    """The instruction to the model that a chunk is history: derived from the label and its note."""
+    if shown.label is not Label.REFERENCE_ONLY:
+        return None
+    topic = shown.note.strip().rstrip(".") or "the idea"
+    return f"Purpose: reference for {topic} only; do not copy the implementation"
+
+
+def version_string(branch: str, commit: str, date: str | None) -> str:
+    return f"{branch} @ {short(commit)} ({date})" if date else f"{branch} @ {short(commit)}"
+
+
+def _location(path: str, start: int | None, end: int | None) -> str:
+    return f"{path}#L{start}-L{end}" if start is not None and end is not None else path

@@ -1,0 +1,250 @@
+"""Read-only access to one git repository: refs, trees, blobs, diffs and the work tree.
+
+Everything branchwise knows about code comes from git objects (so a branch can be indexed
+without being checked out) or, for verification, from the work tree. Blob reads go through
+GitPython's persistent `cat-file --batch` process, which keeps thousands of reads cheap.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import cached_property
+from pathlib import Path
+
+import git
+from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
+
+from branchwise.errors import UsageError
+
+BLOB_MODES = {"100644", "100755"}
+SYMLINK_MODE = "120000"
+SUBMODULE_MODE = "160000"
+
+
+@dataclass(frozen=True)
+class TreeEntry:
+    path: str
+    blob: str
+    mode: str
+
+
+@dataclass(frozen=True)
+class TreeListing:
+    """The indexable files of a commit, plus what was left out and why."""
+
+    files: dict[str, TreeEntry]
+    skipped: dict[str, str]  # path -> reason (symlink, submodule)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One path that differs between two trees (no rename pairing: identities are per path)."""
+
+    path: str
+    old_blob: str | None
+    new_blob: str | None
+
+
+class GitRepo:
+    """One repository, opened from a work tree or a bare directory."""
+
+    def __init__(self, path: str | os.PathLike[str]):
+        try:
+            self._repo = git.Repo(path, search_parent_directories=False)
+        except (InvalidGitRepositoryError, NoSuchPathError):
+            raise UsageError(f"not a git repository: {path}") from None
+        self.path = Path(path).resolve()
+
+    @property
+    def name(self) -> str:
+        """The repository's name: its directory, without a trailing `.git`."""
+        name = self.path.name
+        return name[:-4] if name.endswith(".git") and len(name) > 4 else name
+
+    @property
+    def bare(self) -> bool:
+        return self._repo.bare
+
+    @property
+    def git_dir(self) -> Path:
+        return Path(self._repo.git_dir).resolve()
+
+    @property
+    def work_tree(self) -> Path | None:
+        return None if self._repo.bare else Path(self._repo.working_tree_dir).resolve()
+
+    def _git(self, *args: str, **kwargs) -> str:
+        return self._repo.git.execute(["git", *args], **kwargs)
+
+    # refs -----------------------------------------------------------------------------
+
+    def branches(self) -> dict[str, str]:
+        """Local branch name -> commit sha."""
+        out = self._git("for-each-ref", "--format=%(refname:short)%00%(objectname)", "refs/heads")
+        pairs = (line.split("\0") for line in out.splitlines() if line)
+        return {name: sha for name, sha in pairs}
+
+    def resolve_branch(self, branch: str) -> str:
+        """The commit a local branch points to; a clear error when there is no such branch."""
+        sha = self.branches().get(branch)
+        if sha is None:
+            raise UsageError(f"unknown branch {branch!r} in {self.name}")
+        return sha
+
+    def resolve(self, ref: str) -> str:
+        """Any revision (branch, tag, sha, HEAD~2) to a full commit sha."""
+        try:
+            return self._repo.commit(ref).hexsha
+        except (BadName, ValueError, GitCommandError):
+            raise UsageError(f"unknown revision {ref!r} in {self.name}") from None
+
+    def current_branch(self) -> str | None:
+        """The checked-out branch, or None for a bare repository or a detached HEAD."""
+        if self._repo.bare or self._repo.head.is_detached:
+            return None
+        try:
+            return self._repo.active_branch.name
+        except TypeError:
+            return None
+
+    def head_commit(self) -> str | None:
+        try:
+            return self._repo.head.commit.hexsha
+        except ValueError:  # empty repository: HEAD names an unborn branch
+            return None
+
+    def commit_time(self, sha: str) -> datetime:
+        return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        try:
+            return self._git("merge-base", a, b).strip() or None
+        except GitCommandError:
+            return None
+
+    # trees and blobs ------------------------------------------------------------------
+
+    def list_tree(self, commit: str) -> TreeListing:
+        """Regular files of a commit; symlinks and submodules are never followed."""
+        out = self._git("ls-tree", "-r", "-z", "--full-tree", commit)
+        files: dict[str, TreeEntry] = {}
+        skipped: dict[str, str] = {}
+        for record in out.split("\0"):
+            if not record:
+                continue
+            meta, path = record.split("\t", 1)
+            mode, _kind, blob = meta.split(" ")
+            if mode in BLOB_MODES:
+                files[path] = TreeEntry(path, blob, mode)
+            elif mode == SYMLINK_MODE:
+                skipped[path] = "symbolic link (not followed)"
+            elif mode == SUBMODULE_MODE:
+                skipped[path] = "submodule (skipped)"
+        return TreeListing(files, skipped)
+
+    def changed_files(self, old_commit: str, new_commit: str) -> list[FileChange]:
+        """Paths whose blob differs between two commits' trees (any two: rebases work too)."""
+        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", old_commit, new_commit)
+        fields = out.split("\0")
+        changes = []
+        for meta, path in zip(fields[0::2], fields[1::2]):
+            if not meta:
+                continue
+            old_mode, new_mode, old_blob, new_blob, _status = meta.lstrip(":").split(" ")
+            changes.append(
+                FileChange(
+                    path,
+                    old_blob if old_mode in BLOB_MODES else None,
+                    new_blob if new_mode in BLOB_MODES else None,
+                )
+            )
+        return changes
+
+    def read_blob(self, blob: str) -> bytes:
+        return self._repo.odb.stream(bytes.fromhex(blob)).read()
+
+    def blob_at(self, commit: str, path: str) -> str | None:
+        """The blob id of `path` at `commit`, or None when it is not a regular file there."""
+        out = self._git("ls-tree", "-z", "--full-tree", commit, "--", path)
+        for record in out.split("\0"):
+            if record:
+                meta, found = record.split("\t", 1)
+                mode, _kind, blob = meta.split(" ")
+                if found == path and mode in BLOB_MODES:
+                    return blob
+        return None
+
+    def generated_paths(self, commit: str, paths: list[str]) -> frozenset[str]:
+        """Paths marked `linguist-generated` by the root .gitattributes at `commit`."""
+        blob = self.blob_at(commit, ".gitattributes")
+        if blob is None:
+            return frozenset()
+        patterns = _linguist_generated_patterns(self.read_blob(blob).decode("utf-8", "replace"))
+        return frozenset(p for p in paths if any(_attr_match(pat, p) for pat in patterns))
+
+    # work tree --------------------------------------------------------------------------
+
+    @cached_property
+    def _status(self) -> dict[str, str]:
+        out = self._git("status", "--porcelain=v1", "-z", "--untracked-files=no", "--no-renames")
+        return {rec[3:]: rec[:2] for rec in out.split("\0") if rec}
+
+    def dirty_paths(self) -> frozenset[str]:
+        """Tracked paths with uncommitted changes in the work tree (read once per instance)."""
+        return frozenset() if self.bare else frozenset(self._status)
+
+    def untracked_paths(self) -> frozenset[str]:
+        """Files in the work tree that git neither tracks nor ignores (e.g. a new, unadded file)."""
+        if self.bare:
+            return frozenset()
+        out = self._git("ls-files", "-z", "--others", "--exclude-standard")
+        return frozenset(path for path in out.split("\0") if path)
+
+    def read_work_file(self, path: str) -> bytes | None:
+        """A tracked file's bytes from the work tree; None if missing or not a regular file.
+
+        A path that resolves outside the work tree (through a symlink) is never read.
+        """
+        root = self.work_tree
+        if root is None:
+            return None
+        full = root / path
+        if full.is_symlink() or not full.is_file():
+            return None
+        if root not in full.resolve().parents:
+            return None
+        return full.read_bytes()
+
+    def hash_work_file(self, path: str) -> str | None:
+        data = self.read_work_file(path)
+        return None if data is None else git_blob_id(data)
+
+
+def git_blob_id(data: bytes) -> str:
+    """The id git gives a blob with this content (so work-tree files compare with trees)."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _linguist_generated_patterns(text: str) -> list[str]:
+    patterns = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and not parts[0].startswith("#"):
+            attrs = parts[1:]
+            if "linguist-generated" in attrs or "linguist-generated=true" in attrs:
+                patterns.append(parts[0])
+    return patterns
+
+
+def _attr_match(pattern: str, path: str) -> bool:
+    if "/" not in pattern.rstrip("/"):
+        return fnmatch.fnmatch(path.rsplit("/", 1)[-1], pattern) or path.startswith(pattern.rstrip("/") + "/")
+    pattern = pattern.lstrip("/")
+    if pattern.endswith("/**"):
+        return path.startswith(pattern[:-2])
+    return fnmatch.fnmatch(path, pattern)

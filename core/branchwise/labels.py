@@ -1,0 +1,271 @@
+"""Reviewer labels: a human's decision about one version, kept for every later query.
+
+A reviewer who has decided that a chunk is only a reference for an idea, or must never reach a
+model, should not have to decide again tomorrow. Labels are keyed by (repository, version id):
+the version id hashes identity and content, so a label follows the exact text it was given for
+and lapses by itself when the code changes. They live in the index's SQLite database (the
+caller passes the connection) and travel between indexes as a small TOML file.
+
+This module also states the default handling of each verdict, so that the bundle and the
+statistics agree on what counts as a reviewer's override.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import sqlite3
+import tempfile
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import tomli_w
+
+from branchwise.errors import UsageError
+from branchwise.models import Identity, Label, Result, Verdict, version_id
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS labels (
+    repository     TEXT NOT NULL,
+    version_id     TEXT NOT NULL,
+    path           TEXT NOT NULL,
+    language       TEXT NOT NULL,
+    symbol_type    TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    content_hash   TEXT NOT NULL,
+    label          TEXT NOT NULL CHECK (label IN ('use', 'reference-only', 'exclude')),
+    note           TEXT NOT NULL DEFAULT '',
+    reviewer       TEXT NOT NULL DEFAULT '',
+    labelled_at    TEXT NOT NULL,
+    PRIMARY KEY (repository, version_id)
+)
+"""
+
+IDENTITY_FIELDS = ("path", "language", "symbol_type", "qualified_name")
+_BATCH = 500  # SQLite's default limit on host parameters is 999
+
+
+@dataclass(frozen=True)
+class LabelRecord:
+    """One stored label, with what it was given for."""
+
+    repository: str
+    version_id: str
+    path: str
+    language: str
+    symbol_type: str
+    qualified_name: str
+    content_hash: str
+    label: Label
+    note: str
+    reviewer: str
+    labelled_at: str
+
+
+def ensure_schema(conn: sqlite3.Connection) -> None:
+    with conn:
+        conn.execute(SCHEMA)
+
+
+# default handling ----------------------------------------------------------------------------
+
+
+def default_label(result: Result) -> Label:
+    """How a result is handled when no reviewer has labelled it (DESIGN.md, verdict table)."""
+    if result.verdict is Verdict.EXCLUDED:
+        return Label.EXCLUDE
+    if result.verdict in (Verdict.DELETED, Verdict.UNVERIFIABLE):
+        return Label.REFERENCE_ONLY
+    return Label.USE
+
+
+def effective_label(result: Result) -> Label:
+    return result.label or default_label(result)
+
+
+def is_override(result: Result) -> bool:
+    """True when a reviewer's label differs from the default handling of the verdict."""
+    return result.label is not None and result.label is not default_label(result)
+
+
+def parse_label(value: Label | str) -> Label:
+    try:
+        return Label(value)
+    except ValueError:
+        choices = ", ".join(label.value for label in Label)
+        raise UsageError(f"unknown label {value!r} (choose {choices})") from None
+
+
+# storage -------------------------------------------------------------------------------------
+
+
+def set_label(
+    conn: sqlite3.Connection,
+    repository: str,
+    target: Result | Mapping,
+    label: Label | str,
+    note: str = "",
+    reviewer: str | None = None,
+    labelled_at: str | None = None,
+) -> str:
+    """Label one version (a Result, or a mapping with identity fields and content_hash).
+
+    Returns the version id; labelling it again replaces the earlier label.
+    """
+    label = parse_label(label)
+    identity, content_hash = _identity_of(repository, target)
+    vid = version_id(identity, content_hash)
+    with conn:
+        conn.execute(
+            "INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                repository, vid, identity.path, identity.language, identity.symbol_type,
+                identity.qualified_name, content_hash, label.value, note,
+                _default_reviewer() if reviewer is None else reviewer,
+                labelled_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            ),
+        )
+    return vid
+
+
+def clear_label(conn: sqlite3.Connection, repository: str, target: Result | Mapping | str) -> bool:
+    """Remove the label of a version (a Result, a mapping, or a version id); True if one existed."""
+    vid = target if isinstance(target, str) else version_id(*_identity_of(repository, target))
+    with conn:
+        cursor = conn.execute("DELETE FROM labels WHERE repository = ? AND version_id = ?", (repository, vid))
+    return cursor.rowcount > 0
+
+
+def labels_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[str]) -> dict[str, Label]:
+    wanted = list(dict.fromkeys(version_ids))
+    found: dict[str, Label] = {}
+    for start in range(0, len(wanted), _BATCH):
+        batch = wanted[start : start + _BATCH]
+        marks = ",".join("?" * len(batch))
+        rows = conn.execute(
+            f"SELECT version_id, label FROM labels WHERE repository = ? AND version_id IN ({marks})",
+            (repository, *batch),
+        )
+        found.update((vid, Label(label)) for vid, label in rows)
+    return found
+
+
+def apply_labels(conn: sqlite3.Connection, results: list[Result]) -> list[Result]:
+    """Fill `Result.label` from the stored labels (None where unlabelled), in place."""
+    by_repository: dict[str, list[Result]] = {}
+    for result in results:
+        by_repository.setdefault(result.identity.repository, []).append(result)
+    for repository, group in by_repository.items():
+        found = labels_for(conn, repository, (r.version_id for r in group))
+        for result in group:
+            result.label = found.get(result.version_id)
+    return results
+
+
+def list_labels(conn: sqlite3.Connection, repository: str) -> list[LabelRecord]:
+    rows = conn.execute(
+        "SELECT * FROM labels WHERE repository = ? ORDER BY path, qualified_name, labelled_at", (repository,)
+    )
+    return [LabelRecord(*row[:7], Label(row[7]), *row[8:]) for row in rows]
+
+
+# TOML exchange -------------------------------------------------------------------------------
+
+
+def export_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
+    """Write the repository's labels as `[[label]]` tables; returns how many were written."""
+    records = list_labels(conn, repository)
+    document = {
+        "repository": repository,
+        "label": [
+            {
+                "path": r.path,
+                "qualified_name": r.qualified_name,
+                "symbol_type": r.symbol_type,
+                "language": r.language,
+                "content_hash": r.content_hash,
+                "label": r.label.value,
+                "note": r.note,
+                "reviewer": r.reviewer,
+                "labelled_at": r.labelled_at,
+            }
+            for r in records
+        ],
+    }
+    write_atomically(Path(path), tomli_w.dumps(document).encode("utf-8"))
+    return len(records)
+
+
+def import_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
+    """Read a labels file into `repository` (the file's own `repository` key is informative).
+
+    Version ids are recomputed from identity + content_hash, so a file from another index of
+    the same code applies as is. Returns how many labels were stored.
+    """
+    path = Path(path)
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"cannot read labels file {path}: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"bad labels file {path}: {error}") from None
+    entries = document.get("label", [])
+    if not isinstance(entries, list):
+        raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
+    for number, entry in enumerate(entries, start=1):
+        _check_entry(path, number, entry)
+    for entry in entries:
+        set_label(
+            conn, repository, entry, entry["label"], entry.get("note", ""),
+            reviewer=entry.get("reviewer"), labelled_at=entry.get("labelled_at"),
+        )
+    return len(entries)
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path` with `data` in one step; the parent directory must already exist."""
+    parent = path.parent
+    if not parent.is_dir():
+        raise UsageError(f"directory does not exist: {parent}")
+    if path.is_dir():
+        raise UsageError(f"{path} is a directory")
+    fd, temp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+# helpers -------------------------------------------------------------------------------------
+
+
+def _identity_of(repository: str, target: Result | Mapping) -> tuple[Identity, str]:
+    if isinstance(target, Result):
+        i = target.identity
+        return Identity(repository, i.path, i.language, i.symbol_type, i.qualified_name), target.content_hash
+    return Identity(repository, *(target[name] for name in IDENTITY_FIELDS)), target["content_hash"]
+
+
+def _check_entry(path: Path, number: int, entry: object) -> None:
+    if not isinstance(entry, dict):
+        raise UsageError(f"bad labels file {path}: label #{number} is not a table")
+    for name in (*IDENTITY_FIELDS, "content_hash", "label"):
+        if not isinstance(entry.get(name), str) or not entry[name]:
+            raise UsageError(f"bad labels file {path}: label #{number} lacks {name!r}")
+    for name in ("note", "reviewer", "labelled_at"):
+        if name in entry and not isinstance(entry[name], str):
+            raise UsageError(f"bad labels file {path}: label #{number}: {name!r} must be a string")
+    parse_label(entry["label"])
+
+
+def _default_reviewer() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):  # no user name in the environment or the password database
+        return ""

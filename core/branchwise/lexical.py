@@ -1,0 +1,42 @@
+"""The lexical channel: identifier-aware tokens for SQLite FTS5.
+
+Code names are compounds (`cancelOrder`, `ensure_cancellable`, `OrderApiClient`); splitting
+them into words lets a question in words match them, and FTS5's porter stemmer then lets
+"cancellation" meet `cancel`. Documents and queries go through the same splitter.
+"""
+
+from __future__ import annotations
+
+import re
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+STOP_WORDS = frozenset(
+    "a an and are as at be by do does for from how i in is it make of on or should that the "
+    "this to use what when where which why with".split()
+)
+
+
+def split_identifier(name: str) -> list[str]:
+    """`OrderApiClient` -> order, api, client; `ensure_cancellable` -> ensure, cancellable."""
+    return [part.lower() for chunk in name.split("_") for part in _PART.findall(chunk)]
+
+
+def words(text: str) -> str:
+    """All identifiers of a text, whole and split into their parts, as one FTS document."""
+    out: list[str] = []
+    for ident in _IDENT.findall(text):
+        parts = split_identifier(ident)
+        out.extend(parts)
+        if len(parts) > 1:
+            out.append(ident.lower())
+    return " ".join(out)
+
+
+def fts_query(question: str) -> str | None:
+    """An FTS5 OR-query from a question, or None when nothing in it is searchable."""
+    terms = []
+    for word in words(question).split():
+        if word not in STOP_WORDS and len(word) > 1 and word not in terms:
+            terms.append(word)
+    return " OR ".join(f'"{term}"' for term in terms) or None

@@ -1,0 +1,43 @@
+"""One writer per index at a time, while readers go on (SQLite WAL lets them).
+
+The lock is an advisory `flock` on a file in the index directory, so a killed writer
+releases it with its process and no stale lock file can block the next run.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+from branchwise.errors import IndexLockedError
+
+LOCK_FILE = "write.lock"
+
+
+class WriteLock:
+    def __init__(self, index_dir: Path, wait: bool = False):
+        self.path = Path(index_dir) / LOCK_FILE
+        self.wait = wait
+        self._fd: int | None = None
+
+    def __enter__(self) -> "WriteLock":
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        flags = fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB
+        try:
+            fcntl.flock(self._fd, flags)
+        except BlockingIOError:
+            os.close(self._fd)
+            self._fd = None
+            raise IndexLockedError(
+                f"another branchwise process is writing the index at {self.path.parent} "
+                "(pass --wait to wait for it)"
+            ) from None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None

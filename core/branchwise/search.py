@@ -1,0 +1,231 @@
+"""Branch-filtered hybrid search: dense and lexical rankings over one live set, fused.
+
+The allowed set (the branch's live set, or every version of the repository for
+`scope="all"`, narrowed by the filters) is fixed *before* ranking: FAISS gets it as an ID
+selector and FTS5 as a row filter, so another branch's code can neither appear nor push a
+visible result out of the top k. Generated, backup, fixture and vendored code never takes a
+usable result's place: it is listed after the usable results, marked for exclusion.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from branchwise.config import Config
+from branchwise.embedding import Embedder
+from branchwise.errors import UsageError
+from branchwise.lexical import fts_query
+from branchwise.models import EXCLUDED_CLASSES, Identity, PathClass, Result
+from branchwise.store import Store
+from branchwise.vectors import VectorIndex
+
+RRF_K = 60
+MODES = ("fused", "dense", "lexical")
+
+
+@dataclass
+class SearchRequest:
+    query: str
+    branch: str
+    top_k: int = 10
+    scope: str = "branch"  # "branch" or "all"
+    language: str | None = None
+    path_prefix: str | None = None
+    symbol_type: str | None = None
+    path_class: str | None = None
+    mode: str = "fused"
+
+
+@dataclass
+class BranchInfo:
+    id: int
+    name: str
+    commit: str
+    indexed_at: str
+
+
+class Searcher:
+    """Answers many queries for one repository of one index; the model loads once."""
+
+    def __init__(self, store: Store, repository: str, config: Config, embedder: Embedder):
+        self.store = store
+        self.conn = store.conn
+        self.repository = repository
+        self.config = config
+        self.embedder = embedder
+        self.repo_id = store.repo_id(repository)
+        if self.repo_id is None:
+            raise UsageError(f"repository {repository!r} is not in the index at {store.index_dir}")
+        self._vectors: VectorIndex | None = None
+
+    @property
+    def vectors(self) -> VectorIndex:
+        if self._vectors is None:
+            self._vectors = VectorIndex(
+                self.store, self.embedder.name, self.embedder.dim, self.config.path_weight
+            )
+        return self._vectors
+
+    def branch(self, name: str) -> BranchInfo:
+        row = self.store.branch(self.repo_id, name)
+        if row is None:
+            indexed = ", ".join(r["name"] for r in self.store.branches(self.repo_id)) or "none"
+            raise UsageError(f"branch {name!r} of {self.repository} is not indexed (indexed: {indexed})")
+        return BranchInfo(row["id"], row["name"], row["commit_sha"], row["indexed_at"])
+
+    # the search ---------------------------------------------------------------------------
+
+    def search(self, request: SearchRequest) -> list[Result]:
+        if request.mode not in MODES:
+            raise UsageError(f"unknown ranking mode {request.mode!r} (choose from {', '.join(MODES)})")
+        if request.scope not in ("branch", "all"):
+            raise UsageError(f"unknown scope {request.scope!r} (choose branch or all)")
+        branch = self.branch(request.branch)
+        allowed = self._allowed_rows(branch, request)
+        depth = max(50, request.top_k * 5)
+        rankings = []
+        if request.mode in ("fused", "dense"):
+            rankings.append(self._dense(request.query, allowed, depth))
+        if request.mode in ("fused", "lexical"):
+            rankings.append(self._lexical(request.query, depth))
+        fused = _reciprocal_rank_fusion(rankings) if request.mode == "fused" else rankings[0]
+        return self._assemble(fused, branch, request)
+
+    def _allowed_rows(self, branch: BranchInfo, request: SearchRequest) -> np.ndarray:
+        """Version rows visible to this request, also left in temp.allowed for FTS5."""
+        if request.scope == "branch":
+            base = (
+                "SELECT l.version_row FROM live l JOIN identities i ON i.id = l.identity_id "
+                "JOIN versions v ON v.id = l.version_row WHERE l.branch_id = ?"
+            )
+            params: list = [branch.id]
+        else:
+            base = (
+                "SELECT v.id FROM versions v JOIN identities i ON i.id = v.identity_id "
+                "WHERE i.repo_id = ?"
+            )
+            params = [self.repo_id]
+        for column, value in (
+            ("i.language", request.language),
+            ("i.symbol_type", request.symbol_type),
+            ("v.path_class", request.path_class),
+        ):
+            if value:
+                base += f" AND {column} = ?"
+                params.append(value)
+        if request.path_prefix:
+            base += " AND substr(i.path, 1, ?) = ?"
+            params += [len(request.path_prefix), request.path_prefix]
+        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS allowed (id INTEGER PRIMARY KEY)")
+        self.conn.execute("DELETE FROM temp.allowed")
+        self.conn.execute(f"INSERT OR IGNORE INTO temp.allowed {base}", params)
+        rows = self.conn.execute("SELECT id FROM temp.allowed").fetchall()
+        return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+
+    def _dense(self, query: str, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
+        vector = self.embedder.embed([query])[0]
+        return self.vectors.search(vector, allowed, depth)
+
+    def _lexical(self, query: str, depth: int) -> list[tuple[int, float]]:
+        match = fts_query(query)
+        if match is None:
+            return []
+        rows = self.conn.execute(
+            "SELECT rowid, bm25(lexical, 4.0, 3.0, 2.0, 1.0, 2.0) AS rank FROM lexical "
+            "WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed) ORDER BY rank LIMIT ?",
+            (match, depth),
+        ).fetchall()
+        return [(row_id, -rank) for row_id, rank in rows]
+
+    # turning rows into results ------------------------------------------------------------
+
+    def _assemble(self, ranked: list[tuple[int, float]], branch: BranchInfo, request: SearchRequest) -> list[Result]:
+        usable: list[Result] = []
+        excluded: list[Result] = []
+        for version_row, score in ranked:
+            if len(usable) >= request.top_k:
+                break
+            result = self._result(version_row, score, branch)
+            if result.path_class in EXCLUDED_CLASSES:
+                if len(excluded) < request.top_k:
+                    excluded.append(result)
+            else:
+                usable.append(result)
+        ordered = usable + excluded
+        for rank, result in enumerate(ordered, 1):
+            result.rank = rank
+        return ordered
+
+    def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
+        (version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
+         path, language, symbol_type, qualified_name, identity_id, first_branch, first_commit,
+         blob, start, end, created_at) = self.conn.execute(
+            "SELECT v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, v.path_class, "
+            "v.class_reason, i.path, i.language, i.symbol_type, i.qualified_name, i.id, v.first_branch, "
+            "v.first_commit, v.blob, v.start_line, v.end_line, v.created_at "
+            "FROM versions v JOIN identities i ON i.id = v.identity_id WHERE v.id = ?",
+            (version_row,),
+        ).fetchone()
+        result = Result(
+            rank=0, score=score,
+            identity=Identity(self.repository, path, language, symbol_type, qualified_name),
+            branch=first_branch, commit=first_commit, start_line=start, end_line=end,
+            indexed_at=created_at, content_hash=content_hash, text=text, blob=blob,
+            version_id=version_id, signature=signature, docstring=docstring, parent=parent,
+            path_class=PathClass(path_class), class_reason=class_reason,
+        )
+        self._locate(result, version_row, identity_id, branch)
+        return result
+
+    def _locate(self, result: Result, version_row: int, identity_id: int, branch: BranchInfo) -> None:
+        """Where this version was indexed: the queried branch, another branch, or history."""
+        rows = self.conn.execute(
+            "SELECT b.id, b.name, b.commit_sha, b.indexed_at, l.blob, l.start_line, l.end_line "
+            "FROM live l JOIN branches b ON b.id = l.branch_id "
+            "WHERE l.version_row = ? ORDER BY b.id = ? DESC, b.indexed_at DESC",
+            (version_row, branch.id),
+        ).fetchall()
+        if rows:
+            branch_id, name, commit, indexed_at, blob, start, end = rows[0]
+            result.branch, result.commit, result.indexed_at = name, commit, indexed_at
+            result.blob, result.start_line, result.end_line = blob, start, end
+            if branch_id != branch.id:
+                result.history, result.history_note = True, f"on {name}"
+            return
+        result.history = True
+        tomb = self.conn.execute(
+            "SELECT b.name, t.commit_sha, t.last_commit, t.blob, t.start_line, t.end_line, t.at "
+            "FROM tombstones t JOIN branches b ON b.id = t.branch_id WHERE t.version_row = ? "
+            "ORDER BY t.branch_id = ? DESC, t.at DESC LIMIT 1",
+            (version_row, branch.id),
+        ).fetchone()
+        if tomb:
+            name, deleted_at, last_commit, blob, start, end, at = tomb
+            result.branch, result.commit, result.indexed_at = name, last_commit, at
+            result.blob, result.start_line, result.end_line = blob, start, end
+            result.history_note = f"removed on {name} at {deleted_at[:7]}"
+        else:
+            result.history_note = f"first seen on {result.branch}"
+
+    # context for bundles --------------------------------------------------------------------
+
+    def parent_signature(self, result: Result) -> str | None:
+        """The signature line of a result's enclosing symbol, from the same branch's live set."""
+        if not result.parent:
+            return None
+        row = self.conn.execute(
+            "SELECT v.signature FROM identities i JOIN versions v ON v.identity_id = i.id "
+            "WHERE i.repo_id = ? AND i.path = ? AND i.qualified_name = ? ORDER BY v.id DESC LIMIT 1",
+            (self.repo_id, result.path, result.parent),
+        ).fetchone()
+        return row[0] if row else None
+
+
+def _reciprocal_rank_fusion(rankings: list[list[tuple[int, float]]]) -> list[tuple[int, float]]:
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for position, (row, _score) in enumerate(ranking):
+            scores[row] = scores.get(row, 0.0) + 1.0 / (RRF_K + position + 1)
+    return sorted(scores.items(), key=lambda item: item[1], reverse=True)

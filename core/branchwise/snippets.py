@@ -1,0 +1,168 @@
+"""`branchwise verify`: re-check retrieved code that was saved earlier, before it is used.
+
+Two inputs are accepted. The seed's snippet list (seed 000, section 4.8) has one
+`path<TAB>hash-prefix` a line, where the hash is the sha256 of the whole file as it was when
+the snippet was taken; each line is checked against the file in the work tree now. A saved
+`search --json` output (one JSON object, or JSON Lines of them, each with "results") is
+rebuilt into results and verified symbol by symbol with the `Verifier`.
+
+The seed's breaking test holds: change one character of a recorded hash and the line is no
+longer `current`, because the check always hashes the file on disk, never a cached copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from branchwise.errors import UsageError
+from branchwise.gitrepo import GitRepo
+from branchwise.models import Identity, PathClass, Result, Verdict, version_id
+from branchwise.verify import Verifier
+
+#: the shortest hash prefix accepted: shorter ones match other contents too easily
+MIN_PREFIX = 7
+_HEX = re.compile(r"[0-9a-fA-F]*")
+_REQUIRED = ("path", "language", "symbol_type", "qualified_name", "commit", "start_line", "end_line", "content_hash")
+
+
+def verify_input(source: Path | str, repo: GitRepo, *, branch: str | None = None, against: str | None = None,
+                 rules=None) -> list[dict]:
+    """Verdicts for a snippet list or a saved `search --json` output.
+
+    `source` is a Path to read, or the text itself (a str). `branch` overrides the branch
+    recorded in a JSON input; `against` verifies JSON results against that ref. Every returned
+    dict has "path", "verdict" and "reason"; snippet lines add "line", "recorded" and
+    "current_hash"; JSON results carry the whole `search --json` result object plus "query".
+    """
+    text = _read(source) if isinstance(source, Path) else source
+    if not text.strip():
+        raise UsageError("nothing to verify: the input is empty")
+    if text.lstrip().startswith("{"):
+        return verify_search_json(text, repo, branch=branch, against=against, rules=rules)
+    return verify_snippet_list(text, repo)
+
+
+# the seed's snippet list ---------------------------------------------------------------------
+
+
+def verify_snippet_list(text: str, repo: GitRepo) -> list[dict]:
+    """Check `path<TAB>hash-prefix` lines against the work tree (blank and # lines skipped)."""
+    if repo.work_tree is None:
+        raise UsageError(f"a snippet list is checked against a work tree, and {repo.name} is bare")
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            path, recorded = _parse_snippet_line(number, line)
+            rows.append(_check_snippet(number, path, recorded, repo))
+    return rows
+
+
+def _parse_snippet_line(number: int, line: str) -> tuple[str, str]:
+    path, tab, recorded = line.rpartition("\t")
+    if not tab:
+        path, recorded = line, ""  # a path without a hash: no version metadata
+    path, recorded = path.strip(), recorded.strip().lower()
+    if not path:
+        raise UsageError(f"line {number}: no path before the tab")
+    if Path(path).is_absolute() or ".." in Path(path).parts:
+        raise UsageError(f"line {number}: {path!r} must be relative to the repository and stay inside it")
+    if recorded and (not _HEX.fullmatch(recorded) or not MIN_PREFIX <= len(recorded) <= 64):
+        raise UsageError(
+            f"line {number}: {recorded!r} is not a sha256 prefix ({MIN_PREFIX} to 64 hexadecimal digits)"
+        )
+    return path, recorded
+
+
+def _check_snippet(number: int, path: str, recorded: str, repo: GitRepo) -> dict:
+    row = {"line": number, "path": path, "recorded": recorded, "current_hash": None}
+    data = repo.read_work_file(path)
+    if data is None:
+        return {**row, "verdict": Verdict.DELETED.value, "reason": "file no longer exists"}
+    now = hashlib.sha256(data).hexdigest()
+    row["current_hash"] = now[: max(len(recorded), 12)]
+    if not recorded:
+        return {**row, "verdict": Verdict.UNVERIFIABLE.value, "reason": "no hash recorded: a lead, not a fact"}
+    if now.startswith(recorded):
+        return {**row, "verdict": Verdict.CURRENT.value, "reason": f"file hash matches ({recorded})"}
+    return {**row, "verdict": Verdict.CHANGED.value,
+            "reason": f"file changed: recorded {recorded}, now {now[: len(recorded)]}"}
+
+
+# saved search --json output ------------------------------------------------------------------
+
+
+def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, against: str | None = None,
+                       rules=None) -> list[dict]:
+    rows = []
+    verifiers: dict[str, Verifier] = {}
+    for number, query in enumerate(_json_objects(text), start=1):
+        query_branch = branch or query.get("branch")
+        if not isinstance(query_branch, str) or not query_branch:
+            raise UsageError(f"query {number}: no branch recorded; give one with --branch")
+        if query_branch not in verifiers:
+            verifiers[query_branch] = Verifier(repo, query_branch, against=against, rules=rules)
+        results = [_result_from_json(number, index, item) for index, item in enumerate(query["results"], start=1)]
+        verifiers[query_branch].verify(results)
+        rows.extend({"query": query.get("query"), **result.to_json()} for result in results)
+    return rows
+
+
+def _json_objects(text: str) -> list[dict]:
+    """One JSON object, or JSON Lines of objects, each with a "results" list."""
+    try:
+        objects = [json.loads(text)]
+    except json.JSONDecodeError:
+        objects = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    objects.append(json.loads(line))
+                except json.JSONDecodeError as error:
+                    raise UsageError(f"line {number}: not JSON ({error.msg})") from None
+    for number, item in enumerate(objects, start=1):
+        if not isinstance(item, dict) or not isinstance(item.get("results"), list):
+            raise UsageError(f"query {number}: expected an object with a \"results\" list (search --json output)")
+    return objects
+
+
+def _result_from_json(query: int, index: int, item: object) -> Result:
+    if not isinstance(item, dict):
+        raise UsageError(f"query {query}, result {index}: not an object")
+    missing = [name for name in _REQUIRED if name not in item]
+    if missing:
+        raise UsageError(f"query {query}, result {index}: missing {', '.join(missing)}")
+    try:
+        identity = Identity(
+            str(item.get("repository") or ""), str(item["path"]), str(item["language"]),
+            str(item["symbol_type"]), str(item["qualified_name"]),
+        )
+        content_hash = str(item["content_hash"] or "")
+        return Result(
+            rank=int(item.get("rank") or index),
+            score=float(item.get("score") or 0.0),
+            identity=identity,
+            branch=str(item.get("branch") or ""),
+            commit=str(item["commit"] or ""),
+            start_line=int(item["start_line"]),
+            end_line=int(item["end_line"]),
+            indexed_at=str(item.get("indexed_at") or ""),
+            content_hash=content_hash,
+            text=str(item.get("text") or ""),
+            blob=item.get("blob"),
+            version_id=item.get("version_id") or version_id(identity, content_hash),
+            path_class=PathClass(item.get("path_class") or PathClass.SOURCE.value),
+        )
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"query {query}, result {index}: bad field value ({error})") from None
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not UTF-8 text") from None

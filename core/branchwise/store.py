@@ -1,0 +1,184 @@
+"""The index's source of truth: one SQLite database (WAL) per index directory.
+
+It holds repositories, branches with their indexed commit, symbol identities, versions
+(one row per distinct content of an identity, shared by every branch that has it), each
+branch's live set, tombstones, the embedding cache and the record of index runs. The FAISS
+file beside it is derived from this database and can always be rebuilt from it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from branchwise.errors import BranchwiseError
+
+DB_FILE = "index.sqlite3"
+SCHEMA_VERSION = "1"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS repositories (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, path TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS branches (
+    id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL REFERENCES repositories(id),
+    name TEXT NOT NULL, commit_sha TEXT NOT NULL, commit_time TEXT NOT NULL,
+    indexed_at TEXT NOT NULL, UNIQUE (repo_id, name));
+CREATE TABLE IF NOT EXISTS identities (
+    id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL, path TEXT NOT NULL,
+    language TEXT NOT NULL, symbol_type TEXT NOT NULL, qualified_name TEXT NOT NULL,
+    UNIQUE (repo_id, path, language, symbol_type, qualified_name));
+CREATE INDEX IF NOT EXISTS identities_path ON identities (repo_id, path);
+CREATE TABLE IF NOT EXISTS versions (
+    id INTEGER PRIMARY KEY, version_id TEXT NOT NULL UNIQUE,
+    identity_id INTEGER NOT NULL REFERENCES identities(id),
+    content_hash TEXT NOT NULL, text TEXT NOT NULL, signature TEXT NOT NULL,
+    docstring TEXT NOT NULL, parent TEXT, embedding_text TEXT NOT NULL,
+    embed_key TEXT NOT NULL, path_key TEXT NOT NULL,
+    path_class TEXT NOT NULL, class_reason TEXT NOT NULL,
+    first_branch TEXT NOT NULL, first_commit TEXT NOT NULL, blob TEXT,
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS versions_identity ON versions (identity_id);
+CREATE INDEX IF NOT EXISTS versions_content ON versions (content_hash);
+CREATE TABLE IF NOT EXISTS live (
+    branch_id INTEGER NOT NULL, identity_id INTEGER NOT NULL, version_row INTEGER NOT NULL,
+    blob TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+    PRIMARY KEY (branch_id, identity_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS live_version ON live (version_row);
+CREATE TABLE IF NOT EXISTS tombstones (
+    id INTEGER PRIMARY KEY, branch_id INTEGER NOT NULL, identity_id INTEGER NOT NULL,
+    version_row INTEGER NOT NULL, commit_sha TEXT NOT NULL, last_commit TEXT NOT NULL,
+    blob TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS tombstones_version ON tombstones (version_row);
+CREATE TABLE IF NOT EXISTS skipped_files (
+    branch_id INTEGER NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL,
+    PRIMARY KEY (branch_id, path)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS embeddings (
+    model TEXT NOT NULL, key TEXT NOT NULL, vector BLOB NOT NULL,
+    PRIMARY KEY (model, key)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL, branch TEXT NOT NULL,
+    commit_sha TEXT NOT NULL, started TEXT NOT NULL, finished TEXT NOT NULL,
+    summary TEXT NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5 (
+    name, signature, docstring, code, path, tokenize = 'unicode61');
+"""
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class Store:
+    """A connection to one index database, with the queries every module shares."""
+
+    def __init__(self, index_dir: Path, *, create: bool = True):
+        self.index_dir = Path(index_dir)
+        path = self.index_dir / DB_FILE
+        if not create and not path.exists():
+            raise BranchwiseError(f"no index at {self.index_dir} (run `branchwise index` first)")
+        self.index_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=NORMAL")
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            self.conn.executescript(SCHEMA)
+            self._check_schema_version()
+        except sqlite3.DatabaseError as error:
+            raise BranchwiseError(f"index database {path} is unreadable: {error}") from None
+        from branchwise import labels
+
+        labels.ensure_schema(self.conn)
+
+    def _check_schema_version(self) -> None:
+        found = self.meta("schema_version")
+        if found is None:
+            self.set_meta("schema_version", SCHEMA_VERSION)
+        elif found != SCHEMA_VERSION:
+            raise BranchwiseError(
+                f"index at {self.index_dir} has schema {found}, this branchwise needs "
+                f"{SCHEMA_VERSION}: re-create it with `branchwise index --index NEWDIR`"
+            )
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def transaction(self):
+        """One atomic write: either all of it lands or none of it does."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # meta -------------------------------------------------------------------------------
+
+    def meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    def generation(self) -> int:
+        """Bumped by every committed change to versions; the FAISS file records the one it matches."""
+        return int(self.meta("generation") or 0)
+
+    # repositories and branches --------------------------------------------------------------
+
+    def repo_id(self, name: str, path: str | None = None) -> int | None:
+        row = self.conn.execute("SELECT id FROM repositories WHERE name = ?", (name,)).fetchone()
+        if row:
+            if path is not None:
+                self.conn.execute("UPDATE repositories SET path = ? WHERE id = ?", (path, row[0]))
+            return row[0]
+        if path is None:
+            return None
+        return self.conn.execute(
+            "INSERT INTO repositories (name, path) VALUES (?, ?)", (name, path)
+        ).lastrowid
+
+    def repositories(self) -> list[tuple[str, str]]:
+        return self.conn.execute("SELECT name, path FROM repositories ORDER BY name").fetchall()
+
+    def branch(self, repo_id: int, name: str) -> sqlite3.Row | None:
+        self.conn.row_factory = sqlite3.Row
+        try:
+            return self.conn.execute(
+                "SELECT * FROM branches WHERE repo_id = ? AND name = ?", (repo_id, name)
+            ).fetchone()
+        finally:
+            self.conn.row_factory = None
+
+    def branches(self, repo_id: int) -> list[sqlite3.Row]:
+        self.conn.row_factory = sqlite3.Row
+        try:
+            return self.conn.execute(
+                "SELECT * FROM branches WHERE repo_id = ? ORDER BY name", (repo_id,)
+            ).fetchall()
+        finally:
+            self.conn.row_factory = None
+
+
+def default_index_dir(git_dir: Path) -> Path:
+    """Without `--index`, a repository's index lives inside its git directory."""
+    return Path(git_dir) / "branchwise"
+
+
+def resolve_index_dir(index: str | os.PathLike[str] | None, git_dir: Path | None) -> Path:
+    if index is not None:
+        return Path(index).expanduser().resolve()
+    if git_dir is None:
+        raise BranchwiseError("no index directory: pass --index DIR or --repo REPO")
+    return default_index_dir(git_dir)

@@ -1,0 +1,134 @@
+"""One repository and its index: the object that the CLI commands and the review app share.
+
+It opens the git repository and the index directory, loads the configuration, creates the
+embedder only when a command needs vectors, and offers the operations as plain methods that
+return plain data, so the TUI stays a thin layer over the core.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+
+from branchwise.config import Config
+from branchwise.embedding import Embedder, get_embedder
+from branchwise.errors import UsageError
+from branchwise.gitrepo import GitRepo
+from branchwise.indexer import BranchSummary, Indexer, Progress
+from branchwise.lock import WriteLock
+from branchwise.models import Label, Result
+from branchwise.search import BranchInfo, Searcher, SearchRequest
+from branchwise.store import Store, resolve_index_dir
+
+
+class Workspace:
+    def __init__(self, repo: str | os.PathLike[str] | None, index: str | os.PathLike[str] | None = None):
+        self.repo = GitRepo(repo if repo is not None else ".")
+        self.index_dir = resolve_index_dir(index, self.repo.git_dir)
+        self.config = Config.load(self.index_dir)
+        self._store: Store | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(self.index_dir)
+        return self._store
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        return get_embedder(self.config.model)
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # indexing -----------------------------------------------------------------------------
+
+    def index(
+        self,
+        branches: list[str],
+        all_branches: bool = False,
+        progress: Progress | None = None,
+        wait: bool = False,
+        prune: bool = False,
+    ) -> list[BranchSummary]:
+        known = self.repo.branches()
+        if not known:
+            raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
+        names = sorted(known) if all_branches else list(branches)
+        if not names:
+            current = self.repo.current_branch()
+            if current is None:
+                raise UsageError("HEAD is detached or the repository is bare: name a --branch")
+            names = [current]
+        for name in names:
+            if name not in known:
+                raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
+        with WriteLock(self.index_dir, wait=wait):
+            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress)
+            summaries = [indexer.index_branch(name) for name in _parents_first(names)]
+            if prune:
+                indexer.prune_branches()
+        return summaries
+
+    # reading ------------------------------------------------------------------------------
+
+    @cached_property
+    def searcher(self) -> Searcher:
+        return Searcher(self.store, self.repo.name, self.config, self.embedder)
+
+    def indexed_branches(self) -> list[BranchInfo]:
+        repo_id = self.store.repo_id(self.repo.name)
+        if repo_id is None:
+            return []
+        return [
+            BranchInfo(r["id"], r["name"], r["commit_sha"], r["indexed_at"])
+            for r in self.store.branches(repo_id)
+        ]
+
+    def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
+        """Search, verify every result against its target, and apply reviewer labels."""
+        from branchwise import labels
+        from branchwise.verify import Verifier
+
+        results = self.searcher.search(request)
+        verifier = Verifier(self.repo, request.branch, against=against, rules=self.config.chunking_rules())
+        verifier.verify(results)
+        labels.apply_labels(self.store.conn, results)
+        return results
+
+    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
+        """Persist a reviewer's label for this result's version (None clears it)."""
+        from branchwise import labels
+
+        if label is None:
+            labels.clear_label(self.store.conn, self.repo.name, result.version_id)
+        else:
+            labels.set_label(self.store.conn, self.repo.name, result, label, note)
+        result.label = label
+
+    def inspect(self, branch: str) -> list[dict]:
+        """A branch's live set, sorted by path and line."""
+        repo_id = self.store.repo_id(self.repo.name)
+        if repo_id is None:
+            raise UsageError(f"repository {self.repo.name} is not in the index at {self.index_dir}")
+        row = self.store.branch(repo_id, branch)
+        if row is None:
+            raise UsageError(f"branch {branch!r} of {self.repo.name} is not indexed")
+        rows = self.store.conn.execute(
+            "SELECT i.path, i.qualified_name, i.symbol_type, i.language, v.content_hash, "
+            "l.start_line, l.end_line, v.path_class FROM live l "
+            "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+            "WHERE l.branch_id = ? ORDER BY i.path, l.start_line, i.qualified_name",
+            (row["id"],),
+        ).fetchall()
+        keys = ("path", "qualified_name", "symbol_type", "language", "content_hash",
+                "start_line", "end_line", "path_class")
+        return [dict(zip(keys, r), commit=row["commit_sha"]) for r in rows]
+
+
+def _parents_first(names: list[str]) -> list[str]:
+    """Index `main`/`master` first so other branches inherit from it and diff little."""
+    return sorted(names, key=lambda n: (n not in ("main", "master"), names.index(n)))

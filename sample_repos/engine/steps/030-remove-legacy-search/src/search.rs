@@ -1,0 +1,42 @@
+//! Nearest-neighbour search over all segments.
+
+use std::cmp::Ordering;
+
+use crate::index::Index;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredPoint {
+    pub id: u64,
+    pub score: f32,
+}
+
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let norm_a = a.iter().map(|x| x * x).sum::<f32>().sqrt();
+    let norm_b = b.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm_a == 0.0 || norm_b == 0.0 {
+        0.0
+    } else {
+        dot / (norm_a * norm_b)
+    }
+}
+
+/// The `top_k` live points most similar to `query`, best first.
+pub fn search(index: &Index, query: &[f32], top_k: usize) -> Vec<ScoredPoint> {
+    let mut best: Vec<ScoredPoint> = Vec::with_capacity(top_k + 1);
+    for segment in index.segments() {
+        for (id, vector) in segment.live_points() {
+            let score = cosine(query, vector);
+            if best.len() < top_k || score > best.last().map(|p| p.score).unwrap_or(f32::MIN) {
+                best.push(ScoredPoint { id, score });
+                best.sort_by(by_score_desc);
+                best.truncate(top_k);
+            }
+        }
+    }
+    best
+}
+
+fn by_score_desc(a: &ScoredPoint, b: &ScoredPoint) -> Ordering {
+    b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal).then(a.id.cmp(&b.id))
+}

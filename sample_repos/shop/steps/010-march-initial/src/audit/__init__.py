@@ -1,0 +1,1 @@
+"""Audit: an append-only record of who changed what."""

@@ -1,0 +1,1 @@
+"""Small building blocks shared by every part of the shop."""

@@ -1,0 +1,1 @@
+"""Notifications: telling customers what happened to their orders."""

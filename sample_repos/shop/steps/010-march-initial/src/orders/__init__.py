@@ -1,0 +1,1 @@
+"""Orders: the aggregate, its handlers and its storage."""

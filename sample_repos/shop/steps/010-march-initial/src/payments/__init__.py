@@ -1,0 +1,1 @@
+"""Payments: charging and refunding through the payment provider."""

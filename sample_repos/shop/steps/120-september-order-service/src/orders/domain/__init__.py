@@ -1,0 +1,1 @@
+"""Rules about orders that do not depend on storage or transport."""

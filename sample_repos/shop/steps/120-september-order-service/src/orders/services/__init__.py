@@ -1,0 +1,1 @@
+"""Application services: one method per use case."""

@@ -1,0 +1,1 @@
+"""The Textual review app of branchwise; it only calls the core (`branchwise`)."""
