@@ -96,8 +96,10 @@ def parse_step(raw: dict, steps_dir: Path) -> Step:
     step_id = raw.get("id", "?")
     unknown = set(raw) - STEP_KEYS
     missing = {"id", "branch", "date"} - set(raw)
-    if unknown or missing:
-        raise BuildError(f"step {step_id}: unknown keys {sorted(unknown)}, missing {sorted(missing)}")
+    if unknown:
+        raise BuildError(f"step {step_id}: unknown keys {', '.join(sorted(unknown))}")
+    if missing:
+        raise BuildError(f"step {step_id}: missing keys {', '.join(sorted(missing))}")
     try:
         datetime.fromisoformat(raw["date"])
     except ValueError as exc:
@@ -146,8 +148,8 @@ class Git:
         except FileNotFoundError as exc:
             raise BuildError("git is not installed or not on PATH") from exc
         if done.returncode != 0:
-            detail = (done.stderr.strip() or done.stdout.strip()).splitlines()
-            raise BuildError(f"git {' '.join(args)} failed in {self.path}: {detail[:1]}")
+            detail = (done.stderr.strip() or done.stdout.strip() or "no output").splitlines()[0]
+            raise BuildError(f"git {' '.join(args)} failed in {self.path}: {detail}")
         return done.stdout
 
     def branch_exists(self, branch: str) -> bool:
@@ -194,12 +196,13 @@ def clear_target(target: Path, name: str) -> None:
     """Remove an earlier build of ours; refuse to delete anything else."""
     if not target.exists() and not target.is_symlink():
         return
-    if target.is_dir() and not target.is_symlink() and not any(target.iterdir()):
-        return
-    marker = target / ".git" / MARKER
-    if marker.is_file() and marker.read_text(encoding="utf-8").strip() == name:
-        shutil.rmtree(target)
-        return
+    if target.is_dir() and not target.is_symlink():
+        marker = target / ".git" / MARKER
+        if not any(target.iterdir()):
+            return
+        if marker.is_file() and marker.read_text(encoding="utf-8").strip() == name:
+            shutil.rmtree(target)
+            return
     raise DestinationError(f"{target} exists and is not a branchwise sample repository; not touching it")
 
 

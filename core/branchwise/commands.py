@@ -72,10 +72,11 @@ def run_search(args) -> int:
         queries = [args.query]
     else:
         raise UsageError("give a QUERY or --queries FILE")
+    requests = [_request(args, query) for query in queries]
     workspace = Workspace(args.repo, args.index)
     target = workspace.repo.resolve_branch(args.branch) if args.against is None else workspace.repo.resolve(args.against)
-    for query in queries:
-        results = workspace.search(_request(args, query), args.against)
+    for query, request in zip(queries, requests):
+        results = workspace.search(request, args.against)
         if args.json:
             print_json({"query": query, "branch": args.branch, "target_commit": target,
                         "results": [r.to_json() for r in results]})

@@ -261,7 +261,10 @@ def _check_entry(path: Path, number: int, entry: object) -> None:
     for name in ("note", "reviewer", "labelled_at"):
         if name in entry and not isinstance(entry[name], str):
             raise UsageError(f"bad labels file {path}: label #{number}: {name!r} must be a string")
-    parse_label(entry["label"])
+    try:
+        parse_label(entry["label"])
+    except UsageError as error:
+        raise UsageError(f"bad labels file {path}: label #{number}: {error}") from None
 
 
 def _default_reviewer() -> str:

@@ -104,7 +104,9 @@ def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, a
             raise UsageError(f"query {number}: no branch recorded; give one with --branch")
         if query_branch not in verifiers:
             verifiers[query_branch] = Verifier(repo, query_branch, against=against, rules=rules)
-        results = [_result_from_json(number, index, item) for index, item in enumerate(query["results"], start=1)]
+        results = [
+            _result_from_json(number, index, item, repo.name) for index, item in enumerate(query["results"], start=1)
+        ]
         verifiers[query_branch].verify(results)
         rows.extend({"query": query.get("query"), **result.to_json()} for result in results)
     return rows
@@ -128,7 +130,7 @@ def _json_objects(text: str) -> list[dict]:
     return objects
 
 
-def _result_from_json(query: int, index: int, item: object) -> Result:
+def _result_from_json(query: int, index: int, item: object, repository: str) -> Result:
     if not isinstance(item, dict):
         raise UsageError(f"query {query}, result {index}: not an object")
     missing = [name for name in _REQUIRED if name not in item]
@@ -136,7 +138,7 @@ def _result_from_json(query: int, index: int, item: object) -> Result:
         raise UsageError(f"query {query}, result {index}: missing {', '.join(missing)}")
     try:
         identity = Identity(
-            str(item.get("repository") or ""), str(item["path"]), str(item["language"]),
+            str(item.get("repository") or repository), str(item["path"]), str(item["language"]),
             str(item["symbol_type"]), str(item["qualified_name"]),
         )
         content_hash = str(item["content_hash"] or "")

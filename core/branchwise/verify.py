@@ -18,9 +18,11 @@ See docs/verification.md for the verdicts and the reasons.
 
 from __future__ import annotations
 
+from pathlib import PurePosixPath
+
 from git.exc import GitCommandError
 
-from branchwise.chunking import chunk_file, language_for_path
+from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.gitrepo import GitRepo, git_blob_id
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
@@ -113,13 +115,14 @@ class Verifier:
         _decide(result, Verdict.DELETED, why)
 
     def _find_moved(self, result: Result) -> tuple[str, Chunk] | None:
-        """The same content (any identity) in a file changed since the indexed commit."""
-        language = result.identity.language
-        candidates = sorted(
-            path
-            for path in self._changed_since_paths(result.commit) | self.dirty | self._untracked_paths() | {result.path}
-            if language_for_path(path) == language
-        )
+        """The same content (any identity) in a file changed since the indexed commit.
+
+        Candidates are the files changed between the indexed commit and the target, plus (for a
+        work tree) dirty and untracked files, with the same file suffix as the result's file.
+        """
+        suffix = PurePosixPath(result.path).suffix.lower()
+        changed = self._changed_since_paths(result.commit) | self.dirty | self._untracked_paths() | {result.path}
+        candidates = sorted(path for path in changed if PurePosixPath(path).suffix.lower() == suffix)
         fallback = None
         for path in candidates:
             for chunk in self._file_chunks(result.identity.repository, path):

@@ -13,7 +13,7 @@ _BLOCK_STAR = re.compile(r"^\s*\*(?!/)\s?")
 
 def clean_comment(text: str) -> str:
     """The prose of one comment: `//`, `///`, `#` or `/* */` / `/** */` markers removed."""
-    lines = text.splitlines()
+    lines = text.splitlines() or [""]
     if _BLOCK_OPEN.match(lines[0]):
         lines[0] = _BLOCK_OPEN.sub("", lines[0], count=1)
         lines[-1] = _BLOCK_CLOSE.sub("", lines[-1])
@@ -30,4 +30,4 @@ def clean_comments(texts: list[str]) -> str:
 
 def clean_docstring(text: str) -> str:
     """A Python docstring's content, indentation normalised like `inspect.getdoc`."""
-    return inspect.cleandoc(text)
+    return inspect.cleandoc(text.replace("\r\n", "\n"))

@@ -1,0 +1,352 @@
+"""Cut one file into symbol chunks: the entry point of the chunking package.
+
+A file is screened (secret, binary, too large), classified (source, test, generated...),
+then parsed: every symbol becomes a chunk whose text is exactly whole lines of the file.
+Module-level code outside symbols becomes one "module" chunk; a file without a grammar
+becomes one "file" chunk. See docs/chunking.md for the rules and the naming scheme.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from tree_sitter import Node
+
+from branchwise.chunking import embedding_text
+from branchwise.chunking.comments import clean_comments, clean_docstring
+from branchwise.chunking.grammars import GRAMMARS, parser
+from branchwise.chunking.languages import identity_language, language_for_path, text_kind_for_path
+from branchwise.chunking.lines import LineTable, decode
+from branchwise.chunking.pathclass import classify_path
+from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
+from branchwise.chunking.screening import skip_reason
+from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbols
+from branchwise.models import Chunk, FileChunks, Identity, sha256_hex
+
+_ANNOTATIONS = frozenset({"decorator", "annotation", "marker_annotation", "attribute_item"})
+#: Top-level nodes that are neither symbols nor code worth a module chunk.
+_TRIVIAL_TOP_LEVEL = frozenset({"package_clause", "package_declaration", "ERROR", "empty_statement"})
+_FIELD_LINE_CHARS = 160
+
+
+def chunk_file(
+    repository: str,
+    path: str,
+    data: bytes,
+    rules: ChunkingRules | None = None,
+    generated_paths: frozenset[str] = frozenset(),
+) -> FileChunks:
+    """All chunks of the file at `path` (repository-relative, `/`-separated) holding `data`."""
+    rules = rules or DEFAULT_RULES
+    grammar = language_for_path(path)
+    language = identity_language(grammar) if grammar else text_kind_for_path(path)
+    result = FileChunks(path=path, language=language)
+    result.path_class, result.class_reason = classify_path(path, data, rules, generated_paths)
+    result.skipped = skip_reason(path, data, rules)
+    if result.skipped:
+        return result
+    if grammar:
+        result.chunks = _FileChunker(repository, path, language, grammar, data).chunks()
+    elif rules.index_unknown_languages:
+        result.chunks = _file_chunk(repository, path, language, data)
+    else:
+        result.skipped = "no grammar: file type not indexed (index_unknown_languages is off)"
+    for chunk in result.chunks:
+        chunk.path_class, chunk.class_reason = result.path_class, result.class_reason
+    return result
+
+
+@dataclass
+class _Draft:
+    """A chunk before identities are deduplicated and parents resolved."""
+
+    definition: Definition
+    symbol_type: str
+    qualified_name: str
+    start_line: int
+    end_line: int
+    signature: str
+    docstring: str
+    body_start: int
+
+
+class _FileChunker:
+    def __init__(self, repository: str, path: str, language: str, grammar: str, data: bytes):
+        self.repository, self.path, self.language = repository, path, language
+        self.grammar = GRAMMARS[grammar]
+        self.data = data
+        self.table = LineTable(data)
+        self.root = parser(grammar).parse(data).root_node
+        self.symbols = find_symbols(grammar, self.root, self.table)
+        self.imports = tuple(decode(node.text).strip() for node in self.symbols.imports)
+
+    def identity(self, symbol_type: str, qualified_name: str) -> Identity:
+        return Identity(self.repository, self.path, self.language, symbol_type, qualified_name)
+
+    def chunks(self) -> list[Chunk]:
+        drafts = [self._draft(d) for d in self.symbols.definitions if d.symbol_type]
+        identities = _unique_identities(self, drafts)
+        by_definition = {id(draft.definition): identity for draft, identity in zip(drafts, identities)}
+        containers = {
+            identity.qualified_name: identity
+            for draft, identity in zip(drafts, identities)
+            if draft.symbol_type in CONTAINER_KINDS or draft.symbol_type == "type"
+        }
+        parents = [self._parent(draft.definition, by_definition, containers) for draft in drafts]
+        chunks = [
+            self._chunk(draft, identity, parent)
+            for draft, identity, parent in zip(drafts, identities, parents)
+        ]
+        for draft, chunk in zip(drafts, chunks):
+            if draft.symbol_type in CONTAINER_KINDS:
+                chunk.embedding_text = self._outline_text(draft, chunk, chunks)
+        module = self._module_chunk()
+        if module is not None:
+            chunks.insert(0, module)
+        return chunks
+
+    def _draft(self, definition: Definition) -> _Draft:
+        start_line = self.table.line_of(definition.first_byte)
+        end_line = self.table.last_line_of(definition.first_byte, definition.end_byte)
+        signature, body_start = self._signature(definition)
+        docstring_node = _python_docstring(definition.node) if self.grammar.name == "python" else None
+        if docstring_node is not None:
+            docstring = clean_docstring(_string_content(docstring_node))
+            body_start = docstring_node.end_byte
+        else:
+            docstring = clean_comments([decode(node.text) for node in definition.doc_comments])
+        return _Draft(
+            definition, definition.symbol_type, definition.qualified_name,
+            start_line, end_line, signature, docstring, body_start,
+        )
+
+    def _signature(self, definition: Definition) -> tuple[str, int]:
+        """The declaration up to its body (or its first line), and where the body starts."""
+        start = _first_non_annotation(definition.outer)
+        body = _body(definition.node)
+        if body is not None and body.start_byte > start:
+            end = body.start_byte
+            comments = [
+                child.start_byte for child in definition.node.children
+                if child.type in self.grammar.comment_types and start < child.start_byte < end
+            ]
+            signature_end = min(comments, default=end)  # Python: `def f():  # note`
+        else:
+            end = signature_end = self.table.span(*(2 * [self.table.line_of(start)]))[1]
+        lines = [line.rstrip() for line in decode(self.data[start:signature_end]).splitlines()]
+        return "\n".join(lines).strip().lstrip("\ufeff"), end
+
+    def _parent(
+        self,
+        definition: Definition,
+        by_definition: dict[int, Identity],
+        containers: dict[str, Identity],
+    ) -> Identity | None:
+        scope = definition.scope
+        if definition.receiver:
+            target = definition.receiver
+        elif scope is None:
+            return None
+        elif scope.kind == "impl":
+            target = scope.qualified_name
+        elif scope.kind == "module":
+            return None
+        else:
+            return by_definition[id(scope)]
+        return containers.get(target) or self.identity("struct", target)
+
+    def _chunk(self, draft: _Draft, identity: Identity, parent: Identity | None) -> Chunk:
+        start, end = self.table.span(draft.start_line, draft.end_line)
+        raw = self.data[start:end]
+        body = decode(self.data[draft.body_start : draft.definition.end_byte])
+        return Chunk(
+            identity=identity,
+            start_line=draft.start_line,
+            end_line=draft.end_line,
+            start_byte=start,
+            end_byte=end,
+            signature=draft.signature,
+            docstring=draft.docstring,
+            parent=parent,
+            imports=self.imports,
+            text=decode(raw),
+            content_hash=sha256_hex(raw),
+            embedding_text=embedding_text.compose(
+                identity.symbol_type, identity.qualified_name,
+                parent.qualified_name if parent else None,
+                draft.signature, draft.docstring, body,
+            ),
+        )
+
+    def _outline_text(self, draft: _Draft, chunk: Chunk, chunks: list[Chunk]) -> str:
+        """A container's embedding text: signature, doc, fields and member signatures."""
+        symbol_ids = {
+            node.id for d in self.symbols.definitions for node in (d.node, d.outer)
+        }
+        fields = []
+        for member in _members(draft.definition.node):
+            if member.id in symbol_ids or member.type in self.grammar.comment_types:
+                continue
+            if member.type in ("pass_statement", "{", "}") or _is_docstring(member):
+                continue
+            first_line = decode(member.text).splitlines()[0].strip() if member.text else ""
+            if first_line:
+                fields.append(first_line[:_FIELD_LINE_CHARS])
+        members = [other.signature for other in chunks if other.parent == chunk.identity]
+        return embedding_text.compose(
+            chunk.identity.symbol_type, chunk.identity.qualified_name,
+            chunk.parent.qualified_name if chunk.parent else None,
+            chunk.signature, chunk.docstring, embedding_text.outline_body(fields, members),
+        )
+
+    def _module_chunk(self) -> Chunk | None:
+        """Module-level code outside symbols, as one chunk from line 1 to its last line."""
+        covered = [(d.first_byte, d.end_byte) for d in self.symbols.definitions if d.scope is None]
+        import_ids = {node.id for node in self.symbols.imports}
+        docstring_node = _module_docstring(self.root) if self.grammar.name == "python" else None
+        statements = [
+            node for node in self.root.named_children
+            if node.id not in import_ids
+            and node.type not in self.grammar.comment_types
+            and node.type not in _TRIVIAL_TOP_LEVEL
+            and not (self.grammar.name == "rust" and node.type == "mod_item"
+                     and node.child_by_field_name("body") is None)
+            and (docstring_node is None or node.id != docstring_node.id)
+            and not any(start <= node.start_byte and node.end_byte <= end for start, end in covered)
+        ]
+        if not statements and docstring_node is None:
+            return None
+        last = max(node.end_byte for node in statements + ([docstring_node] if docstring_node else []))
+        end_line = self.table.last_line_of(0, last)
+        start, end = self.table.span(1, end_line)
+        raw = self.data[start:end]
+        name = PurePosixPath(self.path).stem
+        docstring = clean_docstring(_string_content(docstring_node)) if docstring_node else ""
+        body = "\n".join([*self.imports, *(decode(node.text) for node in statements)])
+        return Chunk(
+            identity=self.identity("module", name),
+            start_line=1,
+            end_line=end_line,
+            start_byte=start,
+            end_byte=end,
+            signature="",
+            docstring=docstring,
+            parent=None,
+            imports=self.imports,
+            text=decode(raw),
+            content_hash=sha256_hex(raw),
+            embedding_text=embedding_text.compose("module", name, None, "", docstring, body),
+        )
+
+
+def _unique_identities(chunker: _FileChunker, drafts: list[_Draft]) -> list[Identity]:
+    """Identities in document order; a repeated (type, name) gets `#2`, `#3`... (overloads,
+    property setters, conditional definitions)."""
+    seen: Counter[tuple[str, str]] = Counter()
+    identities = []
+    for draft in drafts:
+        key = (draft.symbol_type, draft.qualified_name)
+        seen[key] += 1
+        name = draft.qualified_name if seen[key] == 1 else f"{draft.qualified_name}#{seen[key]}"
+        identities.append(chunker.identity(draft.symbol_type, name))
+    return identities
+
+
+def _file_chunk(repository: str, path: str, language: str, data: bytes) -> list[Chunk]:
+    """One chunk spanning every line of a file that has no grammar."""
+    table = LineTable(data)
+    if not data.strip():
+        return []
+    start, end = table.span(1, table.line_count)
+    raw = data[start:end]
+    text = decode(raw)
+    name = PurePosixPath(path).name
+    return [
+        Chunk(
+            identity=Identity(repository, path, language, "file", name),
+            start_line=1,
+            end_line=table.line_count,
+            start_byte=start,
+            end_byte=end,
+            signature="",
+            docstring="",
+            parent=None,
+            imports=(),
+            text=text,
+            content_hash=sha256_hex(raw),
+            embedding_text=embedding_text.compose("file", name, None, "", "", text),
+        )
+    ]
+
+
+def _first_non_annotation(node: Node) -> int:
+    """Start of a declaration proper: after decorators and annotations (kept in the text)."""
+    for child in node.children:
+        if child.type in _ANNOTATIONS:
+            continue
+        if child.type in ("modifiers", "decorated_definition"):
+            return _first_non_annotation(child)
+        if child.type in ("comment", "line_comment", "block_comment"):
+            continue
+        return child.start_byte
+    return node.start_byte
+
+
+def _body(node: Node) -> Node | None:
+    body = node.child_by_field_name("body")
+    if body is not None:
+        return body
+    value = node.child_by_field_name("value")  # `const f = () => ...`
+    if value is not None:
+        return value.child_by_field_name("body")
+    type_node = node.child_by_field_name("type")  # Go `type X struct {...}`
+    if node.type == "type_spec" and type_node is not None and type_node.type == "struct_type":
+        return type_node.named_children[0] if type_node.named_children else None
+    return None
+
+
+def _members(node: Node) -> list[Node]:
+    """The direct members of a container definition (fields, methods, variants...)."""
+    body = _body(node)
+    if body is None and node.type == "type_spec":
+        body = node.child_by_field_name("type")  # Go interface_type lists its methods directly
+    if body is None:
+        return []
+    members = []
+    for child in body.named_children:
+        if child.type == "enum_body_declarations":  # Java: the part of an enum after the constants
+            members.extend(child.named_children)
+        else:
+            members.append(child)
+    return members
+
+
+def _is_docstring(node: Node) -> bool:
+    return (
+        node.type == "expression_statement"
+        and node.named_child_count == 1
+        and node.named_children[0].type == "string"
+    )
+
+
+def _python_docstring(definition: Node) -> Node | None:
+    body = definition.child_by_field_name("body")
+    if body is None or definition.type not in ("function_definition", "class_definition"):
+        return None
+    first = next((c for c in body.named_children if c.type != "comment"), None)
+    return first if first is not None and _is_docstring(first) else None
+
+
+def _module_docstring(root: Node) -> Node | None:
+    first = next((c for c in root.named_children if c.type != "comment"), None)
+    return first if first is not None and _is_docstring(first) else None
+
+
+def _string_content(statement: Node) -> str:
+    string = statement.named_children[0]
+    return "".join(
+        decode(part.text) for part in string.named_children
+        if part.type in ("string_content", "escape_sequence")
+    )

@@ -1,0 +1,80 @@
+"""Compose the text the embedding model sees for a chunk, and the text for its path.
+
+The path is deliberately left out of a chunk's text: the indexer embeds the path on its
+own (`path_embedding_text`) and combines the two vectors, so a renamed or moved file
+reuses every symbol vector. A chunk's text is, line by line:
+
+    <symbol_type> <qualified_name>
+    <qualified name split into lower-case words>
+    in <parent qualified name>          (only for nested symbols)
+    <signature>
+    <docstring or doc comment>
+    <body, or for classes and other containers the outline: fields and member signatures>
+
+and stays under MAX_CHARS (the model reads ~256 tokens); the body is cut at a line
+boundary to fit, after the parts above it.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_CHARS = 1500
+
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+_PATH_SEPARATORS = re.compile(r"[/\\._\-\s]+")
+
+
+def split_words(name: str) -> str:
+    """`OrderService.cancel_order` -> `order service cancel order`; `HTTPServer` -> `http server`."""
+    return " ".join(word.lower() for word in _WORD.findall(name))
+
+
+def path_embedding_text(path: str) -> str:
+    """`src/orders/services/order_service.py` -> `src orders services order service py`."""
+    return " ".join(split_words(part) for part in _PATH_SEPARATORS.split(path) if part).strip()
+
+
+def compose(
+    symbol_type: str,
+    qualified_name: str,
+    parent_name: str | None,
+    signature: str,
+    docstring: str,
+    body: str,
+) -> str:
+    head = [f"{symbol_type} {qualified_name}", split_words(qualified_name)]
+    if parent_name:
+        head.append(f"in {parent_name}")
+    if signature:
+        head.append(signature)
+    text = "\n".join(part for part in head if part)
+    if len(text) >= MAX_CHARS:
+        return text[:MAX_CHARS]
+    if docstring:
+        text = _append(text, docstring, MAX_CHARS * 2 // 3)
+    return _append(text, _compact(body), MAX_CHARS)
+
+
+def outline_body(fields: list[str], members: list[str]) -> str:
+    """The part of a container's text that stands in for its body."""
+    return "\n".join(fields + members)
+
+
+def _compact(body: str) -> str:
+    """Indentation and blank lines carry no meaning for the model but cost characters."""
+    return "\n".join(stripped for line in body.splitlines() if (stripped := line.strip()))
+
+
+def _append(text: str, addition: str, limit: int) -> str:
+    """`text` plus as many whole lines of `addition` as fit within `limit` characters."""
+    kept = []
+    size = len(text)
+    for line in addition.splitlines():
+        if size + 1 + len(line) > limit:
+            if not kept and size + 1 < limit:
+                kept.append(line[: limit - size - 1])
+            break
+        kept.append(line)
+        size += 1 + len(line)
+    return "\n".join([text, *kept]) if kept else text

@@ -1,0 +1,192 @@
+"""Find the symbols of one parsed file: kinds, qualified names and extents.
+
+The language's query (queries/<language>.scm) captures candidate definitions; this
+module nests them (nearest enclosing definition), names them with dotted qualified
+names, decides method vs function, and widens each definition to its chunk extent:
+wrappers such as decorators or `export`, then the comments and attributes directly
+above. Definitions inside ERROR nodes are skipped, so a file with syntax errors still
+yields its valid symbols.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, QueryCursor
+
+from branchwise.chunking.grammars import GRAMMARS, Grammar, query
+from branchwise.chunking.lines import LineTable
+
+#: Definitions whose direct function members are methods and which parent their members.
+CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl"})
+#: Capture kinds that only qualify the names inside them and are not chunks themselves.
+SCOPE_KINDS = frozenset({"impl", "module"})
+
+_TYPE_NAME_NOISE = re.compile(r"^(?:&|'\w+\s|mut\s|dyn\s|\*|\s)+")
+_INNER_DOC = re.compile(rb"^\s*(?://!|/\*!)")
+
+
+@dataclass(eq=False)
+class Definition:
+    """One captured definition or naming scope, with everything derived from the tree."""
+
+    kind: str  # capture kind: a symbol type, or "impl"/"module" for scopes
+    node: Node
+    name: str
+    pattern: int
+    receiver: str = ""  # Go: the receiver's base type name
+    scope: Definition | None = None
+    symbol_type: str | None = None  # None for scopes
+    qualified_name: str = ""
+    dropped: bool = False
+    outer: Node | None = None  # `node` widened over wrappers (decorators, export)
+    first_byte: int = 0  # where the chunk starts: comments/attributes above included
+    doc_comments: list[Node] = field(default_factory=list)
+
+    @property
+    def end_byte(self) -> int:
+        return self.outer.end_byte
+
+
+@dataclass
+class FileSymbols:
+    definitions: list[Definition]  # chunk-worthy definitions and scopes, in document order
+    imports: list[Node]
+
+
+def find_symbols(grammar_name: str, root: Node, table: LineTable) -> FileSymbols:
+    grammar = GRAMMARS[grammar_name]
+    by_id: dict[int, Definition] = {}
+    imports: list[Node] = []
+    for pattern, captures in QueryCursor(query(grammar_name)).matches(root):
+        if "import" in captures:
+            imports.extend(captures["import"])
+            continue
+        definition = _definition_from_match(pattern, captures)
+        if definition is None or _inside_error(definition.node):
+            continue
+        known = by_id.get(definition.node.id)
+        if known is None or pattern < known.pattern:
+            by_id[definition.node.id] = definition
+
+    ordered = sorted(by_id.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
+    for definition in ordered:
+        _resolve(definition, by_id)
+        _widen(definition, grammar, table)
+    imports.sort(key=lambda n: n.start_byte)
+    return FileSymbols([d for d in ordered if not d.dropped], imports)
+
+
+def _definition_from_match(pattern: int, captures: dict[str, list[Node]]) -> Definition | None:
+    name_nodes = captures.get("name")
+    for capture, nodes in captures.items():
+        prefix, _, kind = capture.partition(".")
+        if prefix in ("definition", "scope") and name_nodes:
+            name_node = name_nodes[0]
+            if name_node.is_missing or not name_node.text:
+                return None
+            name = name_node.text.decode("utf-8", errors="replace")
+            if prefix == "scope":
+                name = base_type_name(name)
+            receiver = ""
+            if "receiver" in captures:
+                receiver = _receiver_type(captures["receiver"][0])
+            return Definition(kind, nodes[0], name, pattern, receiver=receiver)
+    return None
+
+
+def base_type_name(text: str) -> str:
+    """`Wrapper` from `Wrapper<T>`, `Config` from `&'a mut crate::Config`, `Repo` from `*Repo[T]`."""
+    bare = _TYPE_NAME_NOISE.sub("", text)
+    bare = re.split(r"[<\[(]", bare, maxsplit=1)[0]
+    bare = re.split(r"::|\.", bare)[-1].strip()
+    return bare or text.strip()
+
+
+def _receiver_type(receiver: Node) -> str:
+    for parameter in receiver.named_children:
+        type_node = parameter.child_by_field_name("type")
+        if type_node is not None:
+            return base_type_name(type_node.text.decode("utf-8", errors="replace"))
+    return ""
+
+
+def _inside_error(node: Node) -> bool:
+    current: Node | None = node
+    while current is not None:
+        if current.type == "ERROR" or current.is_missing:
+            return True
+        current = current.parent
+    return False
+
+
+def _resolve(definition: Definition, by_id: dict[int, Definition]) -> None:
+    """Set scope, symbol type and qualified name; drop methods outside any container."""
+    scope = _enclosing(definition.node, by_id)
+    definition.scope = scope
+    if scope is not None and scope.dropped:
+        definition.dropped = True
+        return
+    scope_kind = scope.kind if scope else None
+    kind = definition.kind
+    if kind in SCOPE_KINDS:
+        definition.symbol_type = None
+    elif kind == "function":
+        definition.symbol_type = "method" if scope_kind in CONTAINER_KINDS else "function"
+    elif kind == "method":
+        if not definition.receiver and scope_kind not in CONTAINER_KINDS:
+            # e.g. a method of an anonymous class or object literal inside a function body:
+            # it is part of that function's chunk.
+            definition.dropped = True
+            return
+        definition.symbol_type = "method"
+    else:
+        definition.symbol_type = kind
+    name = f"{definition.receiver}.{definition.name}" if definition.receiver else definition.name
+    definition.qualified_name = f"{scope.qualified_name}.{name}" if scope else name
+
+
+def _enclosing(node: Node, by_id: dict[int, Definition]) -> Definition | None:
+    current = node.parent
+    while current is not None:
+        found = by_id.get(current.id)
+        if found is not None:
+            return found
+        current = current.parent
+    return None
+
+
+def _widen(definition: Definition, grammar: Grammar, table: LineTable) -> None:
+    """Extend the definition over its wrappers and the comments/attributes directly above."""
+    outer = definition.node
+    while (parent := outer.parent) is not None and parent.type in grammar.wrapper_types:
+        others = [
+            child for child in parent.named_children
+            if child.id != outer.id and child.type not in grammar.comment_types
+            and child.type != "decorator"
+        ]
+        if others:
+            break
+        outer = parent
+    definition.outer = outer
+
+    first_byte = outer.start_byte
+    start_line = table.line_of(first_byte)
+    sibling = outer.prev_named_sibling
+    while sibling is not None and (
+        sibling.type in grammar.comment_types or sibling.type in grammar.attribute_types
+    ):
+        if table.last_line_of(sibling.start_byte, sibling.end_byte) < start_line - 1:
+            break
+        if table.data[table.line_start(sibling.start_byte) : sibling.start_byte].strip():
+            break  # a trailing comment of the code before it
+        is_comment = sibling.type in grammar.comment_types
+        if is_comment and _INNER_DOC.match(sibling.text):
+            break  # `//!` documents the enclosing module, not the next item
+        if is_comment:
+            definition.doc_comments.insert(0, sibling)
+        first_byte = sibling.start_byte
+        start_line = table.line_of(first_byte)
+        sibling = sibling.prev_named_sibling
+    definition.first_byte = first_byte

@@ -1,0 +1,248 @@
+"""The failure-statistics log: how often retrieved code turned out stale, and where.
+
+Seed 000 (step 7 and its FAQ) asks to record, per task, how many results were used and how
+many had gone stale, because the trend says more than one session: a ratio that keeps rising,
+or one that is simply high, means the index has fallen behind and should be rebuilt. Each
+export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns the log
+into a trend, breakdowns and a recommendation, and `render_text` draws them for a terminal.
+
+    failure ratio = (changed + deleted) / (results whose verdict is not `excluded`)
+
+Excluded results never compete for use, so they would only dilute the ratio; `unverifiable`
+results count in the denominator (they were offered) but not as failures (nothing was shown
+to be wrong).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+
+from branchwise.config import Config
+from branchwise.errors import UsageError
+from branchwise.labels import default_label, is_override
+from branchwise.models import Result, Verdict
+
+STATS_FILE = "stats.jsonl"
+KINDS = ("export", "review", "search")
+FAILURES = (Verdict.CHANGED, Verdict.DELETED)
+_SPARKS = "▁▂▃▄▅▆▇█"
+_BAR_WIDTH = 20
+_SHOWN_SESSIONS = 12
+
+
+def stats_path(index_dir: Path) -> Path:
+    return Path(index_dir) / STATS_FILE
+
+
+# recording -----------------------------------------------------------------------------------
+
+
+def record_session(
+    index_dir: Path,
+    kind: str,
+    repository: str,
+    branch: str,
+    index_commit: str | None,
+    index_age_seconds: float | None,
+    results: list[Result],
+    overrides: Iterable[Mapping] | None = None,
+) -> dict:
+    """Append one session's record to the log and return it.
+
+    `overrides` lists the reviewer's departures from the default handling; when None they are
+    taken from the results' labels (see `branchwise.labels.is_override`).
+    """
+    if kind not in KINDS:
+        raise UsageError(f"unknown session kind {kind!r} (choose {', '.join(KINDS)})")
+    index_dir = Path(index_dir)
+    if not index_dir.is_dir():
+        raise UsageError(f"no index directory at {index_dir}")
+    record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides)
+    with stats_path(index_dir).open("a", encoding="utf-8") as log:
+        log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    return record
+
+
+def session_record(
+    kind: str,
+    repository: str,
+    branch: str,
+    index_commit: str | None,
+    index_age_seconds: float | None,
+    results: list[Result],
+    overrides: Iterable[Mapping] | None = None,
+) -> dict:
+    """One session's record (what `record_session` appends), without writing it."""
+    verdicts = Counter(r.verdict.value if r.verdict else "unverified" for r in results)
+    failures = [r for r in results if r.verdict in FAILURES]
+    considered = sum(r.verdict is not Verdict.EXCLUDED for r in results)
+    return {
+        "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "kind": kind,
+        "repository": repository,
+        "branch": branch,
+        "index_commit": index_commit,
+        "index_age_seconds": index_age_seconds,
+        "results": len(results),
+        "considered": considered,
+        "failures": len(failures),
+        "failure_ratio": round(len(failures) / considered, 4) if considered else None,
+        "verdicts": dict(sorted(verdicts.items())),
+        "reasons": dict(Counter(reason_key(r) for r in failures).most_common()),
+        "directories": dict(Counter(top_directory(r.path) for r in failures).most_common()),
+        "overrides": list(overrides) if overrides is not None else _label_overrides(results),
+        "commits": dict(Counter(r.commit for r in results if r.commit).most_common()),
+    }
+
+
+def reason_key(result: Result) -> str:
+    """A failure's reason without its specifics (lines, paths), so that reasons can be counted."""
+    key = f"{result.verdict.value}: {result.reason.split(';')[0].strip()}"
+    return f"{key} (found moved)" if "moved to" in result.reason else key
+
+
+def top_directory(path: str) -> str:
+    return path.split("/", 1)[0] if "/" in path else "(root)"
+
+
+def _label_overrides(results: list[Result]) -> list[dict]:
+    return [
+        {
+            "version_id": r.version_id,
+            "path": r.path,
+            "qualified_name": r.identity.qualified_name,
+            "verdict": r.verdict.value if r.verdict else None,
+            "default": default_label(r).value,
+            "label": r.label.value,
+        }
+        for r in results
+        if is_override(r)
+    ]
+
+
+# summarising ---------------------------------------------------------------------------------
+
+
+def load_records(index_dir: Path, repository: str | None = None) -> tuple[list[dict], int]:
+    """The log's records (optionally of one repository), and how many lines were unreadable."""
+    path = stats_path(index_dir)
+    if not path.exists():
+        return [], 0
+    records, bad = [], 0
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            bad += 1
+            continue
+        if not isinstance(record, dict):
+            bad += 1
+        elif repository is None or record.get("repository") == repository:
+            records.append(record)
+    return records, bad
+
+
+def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None) -> dict:
+    """Trend, breakdowns and a re-index recommendation from the log (see the module docstring)."""
+    config = config or Config()
+    records, bad = load_records(index_dir, repository)
+    trend = [
+        {key: record.get(key) for key in ("time", "kind", "repository", "branch", "failure_ratio", "failures", "considered")}
+        for record in records
+    ]
+    return {
+        "repository": repository,
+        "sessions": len(records),
+        "unreadable_lines": bad,
+        "trend": trend,
+        "verdicts": _total(records, "verdicts"),
+        "by_reason": _total(records, "reasons"),
+        "by_directory": _total(records, "directories"),
+        "overrides": sum(len(record.get("overrides") or []) for record in records),
+        "failure_threshold": config.failure_threshold,
+        "rising_sessions": config.rising_sessions,
+        "recommendation": recommend([t["failure_ratio"] for t in trend], config),
+    }
+
+
+def recommend(ratios: list[float | None], config: Config) -> dict:
+    """Re-index when the latest ratio exceeds the threshold or rose in N consecutive sessions."""
+    known = [r for r in ratios if r is not None]
+    if not known:
+        return {"reindex": False, "why": "no verified sessions recorded yet"}
+    latest, threshold, rising = known[-1], config.failure_threshold, config.rising_sessions
+    if latest > threshold:
+        return {"reindex": True, "why": f"latest failure ratio {_pct(latest)} exceeds the {_pct(threshold)} threshold"}
+    window = known[-(rising + 1):]
+    if rising > 0 and len(window) == rising + 1 and all(a < b for a, b in zip(window, window[1:])):
+        steps = " -> ".join(_pct(r) for r in window)
+        return {"reindex": True, "why": f"failure ratio rose in {rising} consecutive sessions ({steps})"}
+    return {"reindex": False, "why": f"latest failure ratio {_pct(latest)} is within the {_pct(threshold)} threshold "
+                                     "and not rising steadily"}
+
+
+def _total(records: list[dict], key: str) -> dict[str, int]:
+    total: Counter[str] = Counter()
+    for record in records:
+        counts = record.get(key)
+        if isinstance(counts, dict):
+            total.update({name: n for name, n in counts.items() if isinstance(n, int)})
+    return dict(total.most_common())
+
+
+# rendering -----------------------------------------------------------------------------------
+
+
+def render_text(summary: dict) -> str:
+    """The summary for a terminal: sparkline, recent sessions as bars, breakdowns, verdict."""
+    trend = summary["trend"]
+    if not trend:
+        return "No sessions recorded yet: export or review some results first."
+    lines = [
+        f"Failure ratio per session, oldest first ({summary['sessions']} sessions; "
+        "(changed + deleted) / results not excluded):",
+        "  " + sparkline([t["failure_ratio"] for t in trend]),
+        "",
+        f"Last {min(len(trend), _SHOWN_SESSIONS)} sessions:",
+        *(_session_bar(t) for t in trend[-_SHOWN_SESSIONS:]),
+    ]
+    lines += _breakdown("Failures by reason:", summary["by_reason"])
+    lines += _breakdown("Failures by directory:", summary["by_directory"])
+    if summary["unreadable_lines"]:
+        lines += ["", f"({summary['unreadable_lines']} unreadable line(s) in the log were skipped)"]
+    advice = summary["recommendation"]
+    lines += ["", ("Re-index recommended: " if advice["reindex"] else "No re-index needed: ") + advice["why"]]
+    return "\n".join(lines)
+
+
+def sparkline(ratios: list[float | None]) -> str:
+    """One block per session, height proportional to the ratio (0 to 100%); '·' when unknown."""
+    return "".join("·" if r is None else _SPARKS[min(int(r * len(_SPARKS)), len(_SPARKS) - 1)] for r in ratios)
+
+
+def _session_bar(session: dict) -> str:
+    ratio = session["failure_ratio"]
+    when = str(session.get("time") or "")[:16].replace("T", " ")
+    label = f"  {when:16}  {str(session.get('kind') or ''):6}  {str(session.get('branch') or ''):18.18}"
+    if ratio is None:
+        return f"{label}  {'·' * _BAR_WIDTH}  n/a"
+    filled = round(ratio * _BAR_WIDTH)
+    bar = "█" * filled + "░" * (_BAR_WIDTH - filled)
+    return f"{label}  {bar}  {_pct(ratio):>4}  {session.get('failures')}/{session.get('considered')}"
+
+
+def _breakdown(title: str, counts: dict[str, int]) -> list[str]:
+    if not counts:
+        return []
+    width = max(len(name) for name in counts)
+    return ["", title, *(f"  {name:{width}}  {n}" for name, n in counts.items())]
+
+
+def _pct(ratio: float) -> str:
+    return f"{ratio * 100:.0f}%"

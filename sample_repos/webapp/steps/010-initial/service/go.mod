@@ -1,0 +1,3 @@
+module example.com/webapp/service
+
+go 1.22

@@ -1,0 +1,9 @@
+export type OrderStatus = "pending" | "paid" | "shipped" | "delivered" | "cancelled";
+
+export interface Order {
+  id: string;
+  status: OrderStatus;
+  totalCents: number;
+  currency: string;
+  createdAt: string;
+}

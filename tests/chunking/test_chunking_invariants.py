@@ -1,0 +1,48 @@
+"""Invariants every chunk of every file must keep: text is exactly its lines, hashes match."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from branchwise.chunking import chunk_file, line_range_bytes, lines_hash
+from branchwise.chunking.embedding_text import MAX_CHARS
+from chunking_support import DATA, branch_files, data_files
+
+
+def assert_invariants(repository: str, path: str, data: bytes) -> None:
+    result = chunk_file(repository, path, data)
+    identities = [c.identity for c in result.chunks]
+    assert len(identities) == len(set(identities)), f"duplicate identity in {path}"
+    for chunk in result.chunks:
+        raw = line_range_bytes(data, chunk.start_line, chunk.end_line)
+        assert 1 <= chunk.start_line <= chunk.end_line
+        assert data[chunk.start_byte : chunk.end_byte] == raw
+        assert chunk.text == raw.decode("utf-8", errors="replace")
+        assert chunk.content_hash == hashlib.sha256(raw).hexdigest()
+        assert chunk.content_hash == lines_hash(data, chunk.start_line, chunk.end_line)
+        assert chunk.identity.path == path and chunk.identity.repository == repository
+        assert len(chunk.embedding_text) <= MAX_CHARS
+        assert chunk.path_class == result.path_class and chunk.class_reason == result.class_reason
+        if chunk.parent is not None:
+            assert chunk.parent.path == path
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.name)
+def test_data_file_chunks_are_exact_lines(path):
+    assert_invariants("shop", path.relative_to(DATA).as_posix(), path.read_bytes())
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: p.name)
+def test_invariants_hold_with_crlf_and_bom(path):
+    data = b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n")
+    assert_invariants("shop", path.relative_to(DATA).as_posix(), data)
+
+
+@pytest.mark.parametrize("repo_name", ["shop", "engine", "webapp"])
+def test_sample_repo_chunks_are_exact_lines_on_every_branch(sample_repos, repo_name):
+    files = branch_files(sample_repos[repo_name])
+    assert files
+    for _branch, path, data in files:
+        assert_invariants(repo_name, path, data)

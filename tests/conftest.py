@@ -1,0 +1,55 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_sample_builder():
+    """Import sample_repos/build.py, which is a script and not part of an installed package."""
+    path = ROOT / "sample_repos" / "build.py"
+    spec = importlib.util.spec_from_file_location("branchwise_sample_repos_build", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up here
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def sample_repos(tmp_path_factory) -> dict[str, Path]:
+    """The sample repositories (shop, engine, webapp), built once per session: name -> path.
+
+    Shared by every test in the session, so treat them as read-only. A test that commits,
+    checks out, writes files or otherwise changes a repository must work on a copy: use the
+    `shop_repo`, `engine_repo` or `webapp_repo` fixture, which copies one into `tmp_path`.
+    """
+    return _load_sample_builder().build_all(tmp_path_factory.mktemp("sample_repos"))
+
+
+def _copy_sample(sample_repos: dict[str, Path], name: str, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(sample_repos[name], tmp_path / name, symlinks=True))
+
+
+@pytest.fixture
+def shop_repo(sample_repos, tmp_path) -> Path:
+    """A private copy of the shop repository (Python, seed 000), free to modify."""
+    return _copy_sample(sample_repos, "shop", tmp_path)
+
+
+@pytest.fixture
+def engine_repo(sample_repos, tmp_path) -> Path:
+    """A private copy of the engine repository (Rust, seed 004), free to modify."""
+    return _copy_sample(sample_repos, "engine", tmp_path)
+
+
+@pytest.fixture
+def webapp_repo(sample_repos, tmp_path) -> Path:
+    """A private copy of the webapp repository (TypeScript and Go), free to modify."""
+    return _copy_sample(sample_repos, "webapp", tmp_path)

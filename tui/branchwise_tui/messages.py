@@ -1,0 +1,60 @@
+"""Messages that carry the core's answers from worker threads up to the app.
+
+Workers run in threads and must never touch widgets; they post one of these instead, and the
+app's handlers (on the UI thread) update the screen. "Attributes down, messages up."
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.message import Message
+
+from branchwise.models import Result
+from branchwise.search import BranchInfo, SearchRequest
+from branchwise_tui.session import Target
+
+
+class SearchCompleted(Message):
+    """A search ran and its results were verified and labelled by the core."""
+
+    def __init__(self, request: SearchRequest, results: list[Result], target: Target) -> None:
+        super().__init__()
+        self.request = request
+        self.results = results
+        self.target = target
+
+
+class LabelSaved(Message):
+    """The core stored (or cleared) the reviewer's label of `result`."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__()
+        self.result = result
+
+
+class ExportCompleted(Message):
+    """The bundle and its manifest were written; `summary` is the core's one-line report."""
+
+    def __init__(self, summary: str, bundle_path: Path) -> None:
+        super().__init__()
+        self.summary = summary
+        self.bundle_path = bundle_path
+
+
+class IndexRefreshed(Message):
+    """The indexed branches were brought up to date; `branches` is the new list."""
+
+    def __init__(self, branches: list[BranchInfo], summary: str) -> None:
+        super().__init__()
+        self.branches = branches
+        self.summary = summary
+
+
+class StatsLoaded(Message):
+    """The core's statistics summary, ready for the statistics screen."""
+
+    def __init__(self, summary: dict[str, Any]) -> None:
+        super().__init__()
+        self.summary = summary

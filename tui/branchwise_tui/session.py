@@ -1,0 +1,156 @@
+"""One review session: the workspace, the current search, the reviewer's choices.
+
+The app's widgets show what this object holds, and its blocking methods are what the app's
+thread workers call, so every read and write of the index goes through the core from here and
+the widgets stay free of core logic. It holds no widgets and imports nothing from Textual.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from branchwise import stats
+from branchwise.bundle import BundleContext, _shown
+from branchwise.citation import header_lines, version_string
+from branchwise.models import Label, Result
+from branchwise.search import BranchInfo, SearchRequest
+from branchwise.verify import Verifier
+from branchwise.workspace import Workspace
+
+DEFAULT_BUNDLE = Path("branchwise-bundle.md")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a search was verified against, named as the citation headers name it."""
+
+    description: str  # e.g. "the work tree of main (HEAD 9f3c1ab)"
+    commit: str
+    version: str  # e.g. "main @ 9f3c1ab (2026-09-29)"
+    indexed_versions: dict[str, str]  # result commit -> "<branch> @ <short> (<date>)"
+
+
+class ReviewSession:
+    """The core is not thread-safe, so every blocking call holds one lock: workers take turns."""
+
+    def __init__(self, workspace: Workspace, branch: str, against: str | None = None) -> None:
+        self.workspace = workspace
+        self.branch = branch
+        self.against = against
+        self.request: SearchRequest | None = None
+        self.results: list[Result] = []
+        self.target: Target | None = None
+        #: every result reviewed in this session, by version id (the latest state wins)
+        self.reviewed: dict[str, Result] = {}
+        #: version ids of `changed` results whose indexed text, not the current one, goes in the bundle
+        self.use_indexed_text: set[str] = set()
+        self._lock = threading.Lock()
+
+    @property
+    def repository(self) -> str:
+        return self.workspace.repo.name
+
+    # blocking core calls: run these from thread workers ------------------------------------
+
+    def branches(self) -> list[BranchInfo]:
+        with self._lock:
+            return self.workspace.indexed_branches()
+
+    def search(self, request: SearchRequest) -> tuple[list[Result], Target]:
+        with self._lock:
+            results = self.workspace.search(request, self.against)
+            return results, self._target(results)
+
+    def set_label(self, result: Result, label: Label | None) -> None:
+        with self._lock:
+            self.workspace.set_label(result, label)
+
+    def export(self, out: Path):
+        from branchwise.exporting import export_bundle
+
+        with self._lock:
+            return export_bundle(
+                self.workspace, self.request, out, against=self.against, results=self.results,
+                use_indexed_text=frozenset(self.use_indexed_text),
+            )
+
+    def refresh_index(self) -> str:
+        """Bring every indexed branch up to its tip; returns what changed, in one line."""
+        names = [b.name for b in self.branches()] or [self.branch]
+        with self._lock:
+            summaries = self.workspace.index(names)
+        return "; ".join(f"{s.branch} @ {s.commit[:7]}: {s.versions_added} new versions" for s in summaries)
+
+    def statistics(self) -> dict:
+        with self._lock:
+            return stats.summarize(self.workspace.index_dir, self.repository, self.workspace.config)
+
+    def record(self) -> dict | None:
+        """Append this session's record to the stats log; None when no search ran."""
+        if not self.reviewed:
+            return None
+        info = next((b for b in self.branches() if b.name == self.branch), None)
+        with self._lock:
+            return stats.record_session(
+                self.workspace.index_dir, "review", self.repository, self.branch,
+                info.commit if info else None, _age_seconds(info.indexed_at) if info else None,
+                list(self.reviewed.values()),
+            )
+
+    def _target(self, results: list[Result]) -> Target:
+        repo = self.workspace.repo
+        verifier = Verifier(repo, self.branch, against=self.against)
+        dates: dict[str, str | None] = {}
+
+        def version(branch: str, commit: str) -> str:
+            if commit not in dates:
+                dates[commit] = repo.commit_time(commit).date().isoformat()
+            return version_string(branch, commit, dates[commit])
+
+        target_version = version(self.branch, verifier.target_commit)
+        if verifier.uses_work_tree:
+            target_version += ", work tree"
+        indexed = {r.commit: version(r.branch, r.commit) for r in results if r.commit}
+        return Target(verifier.target, verifier.target_commit, target_version, indexed)
+
+    # state kept for the screen (UI thread) ----------------------------------------------------
+
+    def accept(self, request: SearchRequest, results: list[Result], target: Target) -> None:
+        """Take a finished search's results, in ranking order, as the ones under review."""
+        self.request = request
+        self.results = sorted(results, key=lambda r: r.rank)
+        self.target = target
+        self.reviewed.update((r.version_id, r) for r in self.results)
+
+    def takes_current_text(self, result: Result) -> bool:
+        """Whether the bundle gets the current text of a `changed` result (the core's default)."""
+        return result.current_text is not None and result.version_id not in self.use_indexed_text
+
+    def toggle_current_text(self, result: Result) -> bool:
+        self.use_indexed_text.symmetric_difference_update({result.version_id})
+        return self.takes_current_text(result)
+
+    def header(self, result: Result) -> list[str]:
+        """The citation header this result would carry in the bundle, as the bundle builds it."""
+        target = self.target
+        context = BundleContext(
+            query=self.request.query, repository=self.repository, branch=self.branch,
+            target_commit=target.commit, target=target.description,
+            use_indexed_text=frozenset(self.use_indexed_text),
+        )
+        return header_lines(
+            result, _shown(result, context), branch=self.branch, target=target.description,
+            target_version=target.version,
+            indexed_version=target.indexed_versions.get(result.commit, version_string(result.branch, result.commit, None)),
+        )
+
+
+def _age_seconds(indexed_at: str) -> float | None:
+    try:
+        then = datetime.fromisoformat(indexed_at)
+    except ValueError:
+        return None
+    return (datetime.now(timezone.utc) - then).total_seconds()

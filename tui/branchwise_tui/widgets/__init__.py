@@ -1,0 +1,1 @@
+"""Widgets of the review app: the results table and the preview pane."""

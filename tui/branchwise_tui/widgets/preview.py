@@ -1,0 +1,79 @@
+"""The preview pane: what the selected result is, where it stands, and its code.
+
+It shows the citation header the bundle would give the chunk, the highlighted code as indexed,
+and, by verdict, what a reviewer needs to decide: for `changed` the diff from the indexed to
+the current text and which of the two the bundle takes; for `deleted` where the code was last
+seen and, when verification found it, where it moved.
+"""
+
+from __future__ import annotations
+
+import difflib
+
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from branchwise.models import Result, Verdict
+
+THEME = "monokai"
+
+
+class Preview(VerticalScroll):
+    def compose(self) -> ComposeResult:
+        yield Static(id="citation")
+        yield Static(id="status")
+        yield Static(id="diff")
+        yield Static(id="code")
+
+    def clear(self, message: str = "") -> None:
+        self.query_one("#citation", Static).update(message)
+        for part in ("#status", "#diff", "#code"):
+            self.query_one(part, Static).update("")
+        self.set_class(False, "-changed", "-deleted")
+
+    def show(self, result: Result, header: list[str], takes_current: bool) -> None:
+        self.query_one("#citation", Static).update(Text("\n".join(header)))
+        self.query_one("#status", Static).update(_status(result, takes_current))
+        self.query_one("#diff", Static).update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        self.query_one("#code", Static).update(
+            Syntax(result.text.rstrip("\n"), result.identity.language, theme=THEME,
+                   line_numbers=True, start_line=result.start_line, word_wrap=False)
+        )
+        self.set_class(result.verdict is Verdict.CHANGED, "-changed")
+        self.set_class(result.verdict is Verdict.DELETED, "-deleted")
+        self.scroll_home(animate=False)
+
+
+def _status(result: Result, takes_current: bool) -> Text:
+    """One or two lines on the verdict: the reason, and what the reviewer can do about it."""
+    verdict = result.verdict.value if result.verdict else "unverified"
+    lines = [f"{verdict}: {result.reason}" if result.reason else verdict]
+    if result.verdict is Verdict.CHANGED and result.current_text is not None:
+        which = "the CURRENT text" if takes_current else "the INDEXED text"
+        lines.append(f"The bundle takes {which} (press t to switch).")
+    elif result.verdict is Verdict.DELETED:
+        lines.append(f"Last seen: {result.branch}@{result.commit[:7]} "
+                     f"{result.path}#L{result.start_line}-L{result.end_line}")
+        if result.history_note:
+            lines.append(result.history_note)
+        if result.current_path is not None:
+            lines.append(f"Moved to: {result.current_path}"
+                         + (f"#L{result.current_start_line}-L{result.current_end_line}"
+                            if result.current_start_line is not None else ""))
+    return Text("\n".join(lines))
+
+
+def _diff(result: Result) -> Syntax | str:
+    """Unified diff from the indexed text to the current text of a `changed` result."""
+    if result.current_text is None:
+        return ""
+    current_path = result.current_path or result.path
+    lines = difflib.unified_diff(
+        result.text.splitlines(), result.current_text.splitlines(),
+        fromfile=f"{result.path} (indexed, {result.commit[:7]})", tofile=f"{current_path} (current)",
+        lineterm="",
+    )
+    return Syntax("\n".join(lines), "diff", theme=THEME, word_wrap=False)
