@@ -74,6 +74,7 @@ class History:
     def op_rename(self, b, src, dst):
         self.on(b)
         if src != dst and (self.repo.path / src).exists() and not (self.repo.path / dst).exists():
+            (self.repo.path / dst).parent.mkdir(parents=True, exist_ok=True)
             self.repo.git("mv", src, dst)
             self.repo.commit("rename")
 
@@ -132,7 +133,7 @@ def hashing_model(monkeypatch):
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(operation, min_size=3, max_size=14), order=st.randoms(use_true_random=False))
 def test_incremental_index_equals_fresh_parse_on_every_branch(ops, order):
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@ import pytest
 from branchwise.errors import UsageError
 from branchwise.labels import (
     apply_labels, clear_label, default_label, ensure_schema, export_labels, import_labels, is_override,
-    labels_for, list_labels, set_label,
+    labels_for, list_labels, notes_for, set_label,
 )
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 
@@ -43,6 +43,8 @@ def test_labels_persist_and_apply_to_later_results(tmp_path):
     results = [make_result("cancel"), make_result("save"), make_result("other"), make_result("cancel", "d" * 64)]
     apply_labels(later, results)
     assert [r.label for r in results] == [Label.REFERENCE_ONLY, Label.EXCLUDE, None, None]  # new text: label lapses
+    vids = [r.version_id for r in results]
+    assert notes_for(later, "shop", vids) == {vids[0]: "the idempotency design"}
     record = list_labels(later, "shop")[0]
     assert (record.qualified_name, record.note, record.reviewer) == ("cancel", "the idempotency design", "ann")
 

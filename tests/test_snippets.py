@@ -142,3 +142,14 @@ def test_json_lines_with_several_queries_and_against(shop):
 def test_bad_json_inputs_are_usage_errors(shop, text, message):
     with pytest.raises(UsageError, match=message):
         verify_input(text, GitRepo(shop.path))
+
+
+def test_file_name_and_repository_path_as_the_cli_gives_them(shop, tmp_path, monkeypatch):
+    service = file_hash(shop.path / "src/orders/service.py")
+    listing = tmp_path / "snippets.tsv"
+    listing.write_text(f"src/orders/service.py\t{service[:12]}\n")
+    assert verify_input(str(listing), str(shop.path))[0]["verdict"] == "current"
+    monkeypatch.chdir(shop.path)
+    assert verify_input(str(listing))[0]["verdict"] == "current"
+    with pytest.raises(UsageError, match="not a git repository"):
+        verify_input(str(listing), str(tmp_path))

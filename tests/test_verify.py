@@ -246,3 +246,13 @@ def test_bare_clone_verifies_against_the_tip(shop, tmp_path):
     verifier.verify(list(results.values()))
     assert not verifier.uses_work_tree
     assert {r.verdict for r in results.values()} == {Verdict.CURRENT}
+
+
+def test_a_long_lived_repository_sees_later_edits(shop):
+    repo = GitRepo(shop.path)
+    results = indexed_results(repo, "main", shop.head(), ["src/orders/service.py"])
+    Verifier(repo, "main").verify([results["helper"]])
+    assert results["helper"].verdict is Verdict.CURRENT
+    (shop.path / "src/orders/service.py").write_text(SERVICE.replace("x + 1", "x + 3"))
+    Verifier(repo, "main").verify([results["helper"]])  # same GitRepo, as in the review app
+    assert results["helper"].verdict is Verdict.CHANGED

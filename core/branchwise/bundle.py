@@ -74,7 +74,7 @@ def write_bundle(results: list[Result], out: Path, context: BundleContext) -> Bu
     dates = _CommitDates(context.repo)
     sections, entries = [], []
     for result in sorted(results, key=lambda r: r.rank):
-        shown = _shown(result, context)
+        shown = shown_for(result, context)
         included = id(result) in kept and shown.label is not Label.EXCLUDE
         why_out = _left_out_reason(result, shown, duplicates)
         entries.append(_entry(result, shown, included, why_out))
@@ -120,7 +120,8 @@ def _preference(result: Result) -> tuple:
     return (effective_label(result) is Label.EXCLUDE, result.rank, -len(result.text))
 
 
-def _shown(result: Result, context: BundleContext) -> Shown:
+def shown_for(result: Result, context: BundleContext) -> Shown:
+    """What the bundle shows for a result: current or indexed text, where from, which label."""
     label = effective_label(result)
     note = context.notes.get(result.version_id, "")
     wants_current = (
@@ -135,6 +136,9 @@ def _shown(result: Result, context: BundleContext) -> Shown:
         return Shown(result.current_path or result.path, result.current_start_line, result.current_end_line,
                      result.current_text or result.text, False, label, note)
     return Shown(result.path, result.start_line, result.end_line, result.text, False, label, note)
+
+
+_shown = shown_for  # TODO(lead): branchwise_tui.session imports `_shown`; switch it to `shown_for`, then drop this
 
 
 def _left_out_reason(result: Result, shown: Shown, duplicates: dict[int, int]) -> str | None:
@@ -185,16 +189,25 @@ class _CommitDates:
             return None
 
 
-def _render(sections: list[tuple[Result, Shown]], context: BundleContext, dates: _CommitDates) -> str:
+def header_for(result: Result, context: BundleContext, dates: Callable[[str], str | None] | None = None) -> list[str]:
+    """The citation header `write_bundle` gives this result (for previews such as the review app).
+
+    `dates` maps a commit to its date string; by default it is looked up in `context.repo`.
+    """
+    dates = dates or _CommitDates(context.repo)
     target_version = version_string(context.branch, context.target_commit, dates(context.target_commit))
     if context.target_is_work_tree:
         target_version += ", work tree"
+    return header_lines(
+        result, shown_for(result, context), branch=context.branch, target=context.target,
+        target_version=target_version, indexed_version=version_string(result.branch, result.commit, dates(result.commit)),
+    )
+
+
+def _render(sections: list[tuple[Result, Shown]], context: BundleContext, dates: _CommitDates) -> str:
     parts = [_title(context, len(sections))]
     for number, (result, shown) in enumerate(sections, start=1):
-        header = header_lines(
-            result, shown, branch=context.branch, target=context.target, target_version=target_version,
-            indexed_version=version_string(result.branch, result.commit, dates(result.commit)),
-        )
+        header = header_for(result, context, dates)
         code = _with_parent_line(result, shown, context)
         parts.append(
             f"## {number}. {result.identity.qualified_name}\n\n"
@@ -209,7 +222,7 @@ def _title(context: BundleContext, count: int) -> str:
         "",
         f"- Repository: {context.repository}",
         f"- Branch: {context.branch}",
-        f"- Target: {context.target} ({short(context.target_commit)})",
+        f"- Target: {context.target}, commit {context.target_commit}",
     ]
     if context.index_commit:
         lines.append(f"- Index: {short(context.index_commit)}{_age(context.index_age_seconds)}")
@@ -264,12 +277,11 @@ def _entry(result: Result, shown: Shown, included: bool, why_out: str | None) ->
         "label": shown.label.value,
         "reviewer_label": result.label.value if result.label else None,
         "included": included,
+        "left_out": None if included else why_out,
     }
     if included:
         entry.update(text="current" if shown.current else "indexed", lines=[shown.start_line, shown.end_line],
                      shown_path=shown.path)
-    else:
-        entry["left_out"] = why_out
     return entry
 
 

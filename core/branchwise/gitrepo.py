@@ -196,6 +196,10 @@ class GitRepo:
         """Tracked paths with uncommitted changes in the work tree (read once per instance)."""
         return frozenset() if self.bare else frozenset(self._status)
 
+    def refresh_status(self) -> None:
+        """Forget the cached work-tree status, so that `dirty_paths` sees edits made since."""
+        self.__dict__.pop("_status", None)
+
     def untracked_paths(self) -> frozenset[str]:
         """Files in the work tree that git neither tracks nor ignores (e.g. a new, unadded file)."""
         if self.bare:

@@ -126,7 +126,7 @@ class Indexer:
             "VALUES (?, ?, ?, ?, ?)",
             (repo_id, branch, commit, self._commit_time(commit), utc_now()),
         ).lastrowid
-        base = self._closest_branch(repo_id, commit)
+        base = self._closest_branch(repo_id, commit, exclude=branch_id)
         if base is not None:
             base_row, changes = base
             self.conn.execute(
@@ -146,10 +146,12 @@ class Indexer:
             self._record_skip(branch_id, path, reason, summary)
         return branch_id, [FileChange(p, None, e.blob) for p, e in sorted(listing.files.items())]
 
-    def _closest_branch(self, repo_id: int, commit: str):
+    def _closest_branch(self, repo_id: int, commit: str, exclude: int):
         """The indexed branch whose commit needs the fewest changed files to reach `commit`."""
         best = None
         for row in self.store.branches(repo_id):
+            if row["id"] == exclude:
+                continue
             if row["commit_sha"] == commit:
                 return row, []
             if self.repo.merge_base(row["commit_sha"], commit) is None:

@@ -140,16 +140,25 @@ def clear_label(conn: sqlite3.Connection, repository: str, target: Result | Mapp
 
 
 def labels_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[str]) -> dict[str, Label]:
+    return {vid: Label(label) for vid, label in _column_for(conn, "label", repository, version_ids).items()}
+
+
+def notes_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[str]) -> dict[str, str]:
+    """The reviewers' notes of labelled versions (empty notes left out): `BundleContext.notes`."""
+    return {vid: note for vid, note in _column_for(conn, "note", repository, version_ids).items() if note}
+
+
+def _column_for(conn: sqlite3.Connection, column: str, repository: str, version_ids: Iterable[str]) -> dict[str, str]:
     wanted = list(dict.fromkeys(version_ids))
-    found: dict[str, Label] = {}
+    found: dict[str, str] = {}
     for start in range(0, len(wanted), _BATCH):
         batch = wanted[start : start + _BATCH]
         marks = ",".join("?" * len(batch))
         rows = conn.execute(
-            f"SELECT version_id, label FROM labels WHERE repository = ? AND version_id IN ({marks})",
+            f"SELECT version_id, {column} FROM labels WHERE repository = ? AND version_id IN ({marks})",
             (repository, *batch),
         )
-        found.update((vid, Label(label)) for vid, label in rows)
+        found.update(rows)
     return found
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import sys
 from pathlib import Path
 
 from branchwise.errors import UsageError
@@ -28,16 +30,20 @@ _HEX = re.compile(r"[0-9a-fA-F]*")
 _REQUIRED = ("path", "language", "symbol_type", "qualified_name", "commit", "start_line", "end_line", "content_hash")
 
 
-def verify_input(source: Path | str, repo: GitRepo, *, branch: str | None = None, against: str | None = None,
-                 rules=None) -> list[dict]:
+def verify_input(source: Path | str, repo: GitRepo | str | os.PathLike[str] | None = None, *,
+                 branch: str | None = None, against: str | None = None, rules=None) -> list[dict]:
     """Verdicts for a snippet list or a saved `search --json` output.
 
-    `source` is a Path to read, or the text itself (a str). `branch` overrides the branch
-    recorded in a JSON input; `against` verifies JSON results against that ref. Every returned
-    dict has "path", "verdict" and "reason"; snippet lines add "line", "recorded" and
-    "current_hash"; JSON results carry the whole `search --json` result object plus "query".
+    `source` is the input's text when it is a str holding a newline or a tab or starting with
+    "{", otherwise a file to read (a Path or a file name; "-" reads standard input). `repo` is a GitRepo or its path
+    (default: the current directory). `branch` overrides the branch recorded in a JSON input;
+    `against` verifies JSON results against that ref. Every returned dict has "path", "verdict"
+    and "reason"; snippet lines add "line", "recorded" and "current_hash"; JSON results carry
+    the whole `search --json` result object plus "query".
     """
-    text = _read(source) if isinstance(source, Path) else source
+    text = _text_of(source)
+    if not isinstance(repo, GitRepo):
+        repo = GitRepo(repo if repo is not None else Path.cwd())
     if not text.strip():
         raise UsageError("nothing to verify: the input is empty")
     if text.lstrip().startswith("{"):
@@ -161,7 +167,12 @@ def _result_from_json(query: int, index: int, item: object, repository: str) -> 
         raise UsageError(f"query {query}, result {index}: bad field value ({error})") from None
 
 
-def _read(path: Path) -> str:
+def _text_of(source: Path | str) -> str:
+    if isinstance(source, str) and ("\n" in source or "\t" in source or source.lstrip().startswith("{")):
+        return source
+    if str(source) == "-":
+        return sys.stdin.read()
+    path = Path(source)
     try:
         return path.read_text(encoding="utf-8")
     except OSError as error:

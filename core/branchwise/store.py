@@ -82,7 +82,8 @@ class Store:
             raise BranchwiseError(f"no index at {self.index_dir} (run `branchwise index` first)")
         self.index_dir.mkdir(parents=True, exist_ok=True)
         try:
-            self.conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+            # the review app calls the core from worker threads, one at a time (it serialises them)
+            self.conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.execute("PRAGMA foreign_keys=ON")

@@ -1,5 +1,15 @@
 """The FAISS side of the index: one vector per version row, searched within a live set.
 
+The branch filter is applied inside FAISS, before ranking, as a bitmap over version rows
+(`IDSelectorBitmap`: one bit per row, built with numpy in about a millisecond, where an
+`IDSelectorBatch` hash set over a 300,000-row live set costs tens of milliseconds per query).
+Small indexes are an exact flat scan. Above `FLAT_MAX` vectors the index is an inverted file
+(IVF, about sqrt(n) lists, k-means trained on a sample): a query scans only the lists nearest
+to it, and a filtered query probes more lists the smaller its allowed share is, up to all of
+them, which is exact again, so a narrow filter never loses recall. IVF keeps `add` and
+`remove` (HNSW cannot remove) and measured fastest at the target recall: see bench/ and
+bench/results/.
+
 Vectors are derived data. A version's vector is its symbol text's embedding plus a small
 share of its file path's embedding (both cached in SQLite by model and text hash), so a
 renamed file or a moved function reuses its symbol embedding. The FAISS file records the
@@ -18,6 +28,11 @@ import numpy as np
 
 from branchwise.store import Store
 
+#: Up to this many vectors the index is an exact flat scan; above it, an IVF index (see below).
+FLAT_MAX = 100_000
+#: Lists probed for an unfiltered query; a filtered one probes more (see `nprobe_for`).
+NPROBE = 16
+
 
 def combine(symbol: np.ndarray, path: np.ndarray, path_weight: float) -> np.ndarray:
     """The searchable vector of a version: symbol + weighted path, re-normalised."""
@@ -31,7 +46,7 @@ def _slug(model: str) -> str:
 
 
 class VectorIndex:
-    """Exact inner-product search over version rows, restricted to an allowed id set."""
+    """Inner-product search over version rows, restricted to an allowed id set."""
 
     def __init__(self, store: Store, model: str, dim: int, path_weight: float):
         self.store = store
@@ -66,11 +81,16 @@ class VectorIndex:
 
     def rebuild(self) -> faiss.Index:
         """Recompute every version's vector from the SQLite embedding cache."""
-        self.index = faiss.IndexIDMap2(faiss.IndexFlatIP(self.dim))
         rows = self.store.conn.execute("SELECT id FROM versions ORDER BY id").fetchall()
         ids = [row[0] for row in rows]
+        id_parts, vector_parts = [], []
         for start in range(0, len(ids), 20000):
-            self.add(ids[start : start + 20000])
+            part_ids, part_vectors = self.vectors_for(ids[start : start + 20000])
+            id_parts.append(part_ids)
+            vector_parts.append(part_vectors)
+        all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
+        all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
+        self.index = build_index(self.dim, all_ids, all_vectors)
         if self.store.index_dir.exists():
             self.save()
         return self.index
@@ -104,18 +124,81 @@ class VectorIndex:
         ids, vectors = self.vectors_for(version_rows)
         if len(ids):
             self.index.add_with_ids(vectors, ids)
+            self._reshape_if_needed()
 
     def remove(self, version_rows: list[int]) -> None:
         if version_rows:
             self.index.remove_ids(np.asarray(version_rows, dtype=np.int64))
+            self._reshape_if_needed()
+
+    def _reshape_if_needed(self) -> None:
+        """Re-train when the index has outgrown (or shrunk away from) its structure."""
+        if not _fits(self.index, self.index.ntotal):
+            self.rebuild()
 
     # search -------------------------------------------------------------------------------
 
     def search(self, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Top-k version rows by inner product, among `allowed` only (filter before ranking)."""
-        if len(allowed) == 0 or self.index.ntotal == 0:
-            return []
-        selector = faiss.IDSelectorBatch(np.ascontiguousarray(allowed, dtype=np.int64))
+        return search_index(self.index, query, allowed, k)
+
+
+# the index structure: shared with bench/ so that the benchmark measures this code ---------
+
+
+def nlist_for(count: int) -> int:
+    """IVF lists for `count` vectors (0: stay flat): about sqrt(n), a power of two."""
+    if count <= FLAT_MAX:
+        return 0
+    return 1 << round(np.log2(np.sqrt(count)))
+
+
+def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray) -> faiss.Index:
+    """An exact flat index for few vectors, else an IVF index trained on a sample of them."""
+    nlist = nlist_for(len(ids))
+    if nlist == 0:
+        index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
+    else:
+        index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, nlist, faiss.METRIC_INNER_PRODUCT)
+        sample = np.random.default_rng(0).choice(len(ids), min(len(ids), 64 * nlist), replace=False)
+        index.train(vectors[np.sort(sample)])
+    for start in range(0, len(ids), 100_000):
+        index.add_with_ids(vectors[start : start + 100_000], ids[start : start + 100_000])
+    return index
+
+
+def _fits(index: faiss.Index, count: int) -> bool:
+    """Flat while small; IVF with a list count within a factor of two of the ideal."""
+    wanted = nlist_for(count)
+    current = index.nlist if isinstance(index, faiss.IndexIVF) else 0
+    if wanted == 0:
+        return current == 0
+    return wanted / 2 <= current <= wanted * 2
+
+
+def nprobe_for(nlist: int, allowed_share: float) -> int:
+    """Probe more lists for a narrower filter, so as many allowed vectors get scanned."""
+    return int(min(nlist, np.ceil(NPROBE / max(allowed_share, 1e-9))))
+
+
+def allowed_selector(allowed: np.ndarray) -> tuple[faiss.IDSelector, np.ndarray]:
+    """A bitmap selector over version rows; the bitmap is returned to keep it alive."""
+    mask = np.zeros(int(allowed.max()) + 1, dtype=bool)
+    mask[allowed] = True
+    bitmap = np.packbits(mask, bitorder="little")
+    return faiss.IDSelectorBitmap(len(bitmap), faiss.swig_ptr(bitmap)), bitmap
+
+
+def search_index(index: faiss.Index, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """Top-k ids by inner product among `allowed`, the filter applied inside the scan."""
+    if len(allowed) == 0 or index.ntotal == 0:
+        return []
+    allowed = np.asarray(allowed, dtype=np.int64)
+    selector, _bitmap = allowed_selector(allowed)
+    if isinstance(index, faiss.IndexIVF):
+        nprobe = nprobe_for(index.nlist, len(allowed) / index.ntotal)
+        params = faiss.SearchParametersIVF(sel=selector, nprobe=nprobe)
+    else:
         params = faiss.SearchParameters(sel=selector)
-        scores, ids = self.index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
-        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+    scores, ids = index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
+    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]

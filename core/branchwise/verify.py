@@ -48,6 +48,8 @@ class Verifier:
         else:
             self.target_commit = repo.resolve_branch(branch)
             self.target = f"{branch} @ {self.target_commit[:7]}"
+        if self.uses_work_tree:
+            repo.refresh_status()  # a long-lived GitRepo (the review app) must see today's edits
         self.dirty = repo.dirty_paths() if self.uses_work_tree else frozenset()
         #: file contents read so far (work-tree files and blobs); the fast path reads none
         self.files_read = 0

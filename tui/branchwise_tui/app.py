@@ -45,6 +45,7 @@ WORK_NAMES = {
 class BranchwiseApp(App[None]):
     CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss"]
     TITLE = "branchwise review"
+    AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
 
     #: (key, shown as, action, title, description): the keys, the help screen and the palette
@@ -62,7 +63,10 @@ class BranchwiseApp(App[None]):
         ("question_mark", "?", "help", "Help", "This list of keys"),
         ("q", "q", "quit", "Quit", "Leave (records this session in the statistics)"),
     ]
-    BINDINGS = [Binding(key, action, title, key_display=shown) for key, shown, action, title, _ in ACTIONS]
+    BINDINGS = [
+        *(Binding(key, action, title, key_display=shown) for key, shown, action, title, _ in ACTIONS),
+        Binding("escape", "focus_results", "Results", show=False),
+    ]
 
     def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> None:
         super().__init__()
@@ -88,7 +92,6 @@ class BranchwiseApp(App[None]):
         self.load_branches()
         if self.initial_query.strip():
             self.start_search()
-            self.query_one(ResultsTable).focus()
         else:
             self.query_one("#query", Input).focus()
             self.query_one(Preview).clear("Type a question and press Enter. Press ? for the keys.")
@@ -119,13 +122,13 @@ class BranchwiseApp(App[None]):
         table = self.query_one(ResultsTable)
         table.loading = False
         table.show(self.session.results)
+        table.focus()  # a loading table cannot take the focus, so it takes it now
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
 
     @on(Input.Submitted, "#query")
     def query_submitted(self) -> None:
         self.start_search()
-        self.query_one(ResultsTable).focus()
 
     @on(Select.Changed, "#branch")
     def branch_changed(self, event: Select.Changed) -> None:
@@ -147,8 +150,10 @@ class BranchwiseApp(App[None]):
         names = [b.name for b in message.branches]
         if self.session.branch not in names:
             names.insert(0, self.session.branch)
-        self.query_one("#branch", Select).set_options([(name, name) for name in names])
-        self.query_one("#branch", Select).value = self.session.branch
+        select = self.query_one("#branch", Select)
+        with self.prevent(Select.Changed):  # a new option list is not the reviewer's choice
+            select.set_options([(name, name) for name in names])
+            select.value = self.session.branch
         if message.summary:
             self.notify(f"Index refreshed: {message.summary}")
             self.start_search()
@@ -240,6 +245,9 @@ class BranchwiseApp(App[None]):
 
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
+
+    def action_focus_results(self) -> None:
+        self.query_one(ResultsTable).focus()
 
     def action_focus_branch(self) -> None:
         select = self.query_one("#branch", Select)

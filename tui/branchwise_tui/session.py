@@ -71,11 +71,11 @@ class ReviewSession:
     def export(self, out: Path):
         from branchwise.exporting import export_bundle
 
+        # the reviewer's choice of indexed over current text, only when made (see docs/review-app.md)
+        choices = {"use_indexed_text": frozenset(self.use_indexed_text)} if self.use_indexed_text else {}
         with self._lock:
-            return export_bundle(
-                self.workspace, self.request, out, against=self.against, results=self.results,
-                use_indexed_text=frozenset(self.use_indexed_text),
-            )
+            return export_bundle(self.workspace, self.request, out, against=self.against,
+                                 results=self.results, **choices)
 
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""

@@ -8,6 +8,7 @@ becomes one "file" chunk. See docs/chunking.md for the rules and the naming sche
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -63,8 +64,6 @@ class _Draft:
     """A chunk before identities are deduplicated and parents resolved."""
 
     definition: Definition
-    symbol_type: str
-    qualified_name: str
     start_line: int
     end_line: int
     signature: str
@@ -89,19 +88,24 @@ class _FileChunker:
         drafts = [self._draft(d) for d in self.symbols.definitions if d.symbol_type]
         identities = _unique_identities(self, drafts)
         by_definition = {id(draft.definition): identity for draft, identity in zip(drafts, identities)}
-        containers = {
-            identity.qualified_name: identity
-            for draft, identity in zip(drafts, identities)
-            if draft.symbol_type in CONTAINER_KINDS or draft.symbol_type == "type"
-        }
+        containers: dict[str, Identity] = {}
+        for identity in identities:
+            if identity.symbol_type in CONTAINER_KINDS or identity.symbol_type == "type":
+                containers.setdefault(identity.qualified_name, identity)
         parents = [self._parent(draft.definition, by_definition, containers) for draft in drafts]
         chunks = [
             self._chunk(draft, identity, parent)
             for draft, identity, parent in zip(drafts, identities, parents)
         ]
+        member_signatures: dict[Identity, list[str]] = {}
+        for chunk in chunks:
+            if chunk.parent is not None:
+                member_signatures.setdefault(chunk.parent, []).append(chunk.signature)
+        symbol_nodes = {node.id for d in self.symbols.definitions for node in (d.node, d.outer)}
         for draft, chunk in zip(drafts, chunks):
-            if draft.symbol_type in CONTAINER_KINDS:
-                chunk.embedding_text = self._outline_text(draft, chunk, chunks)
+            if chunk.identity.symbol_type in CONTAINER_KINDS:
+                members = member_signatures.get(chunk.identity, [])
+                chunk.embedding_text = self._outline_text(draft, chunk, members, symbol_nodes)
         module = self._module_chunk()
         if module is not None:
             chunks.insert(0, module)
@@ -117,10 +121,7 @@ class _FileChunker:
             body_start = docstring_node.end_byte
         else:
             docstring = clean_comments([decode(node.text) for node in definition.doc_comments])
-        return _Draft(
-            definition, definition.symbol_type, definition.qualified_name,
-            start_line, end_line, signature, docstring, body_start,
-        )
+        return _Draft(definition, start_line, end_line, signature, docstring, body_start)
 
     def _signature(self, definition: Definition) -> tuple[str, int]:
         """The declaration up to its body (or its first line), and where the body starts."""
@@ -180,21 +181,19 @@ class _FileChunker:
             ),
         )
 
-    def _outline_text(self, draft: _Draft, chunk: Chunk, chunks: list[Chunk]) -> str:
+    def _outline_text(
+        self, draft: _Draft, chunk: Chunk, members: list[str], symbol_nodes: set[int]
+    ) -> str:
         """A container's embedding text: signature, doc, fields and member signatures."""
-        symbol_ids = {
-            node.id for d in self.symbols.definitions for node in (d.node, d.outer)
-        }
         fields = []
         for member in _members(draft.definition.node):
-            if member.id in symbol_ids or member.type in self.grammar.comment_types:
+            if member.id in symbol_nodes or member.type in self.grammar.comment_types:
                 continue
             if member.type in ("pass_statement", "{", "}") or _is_docstring(member):
                 continue
             first_line = decode(member.text).splitlines()[0].strip() if member.text else ""
             if first_line:
                 fields.append(first_line[:_FIELD_LINE_CHARS])
-        members = [other.signature for other in chunks if other.parent == chunk.identity]
         return embedding_text.compose(
             chunk.identity.symbol_type, chunk.identity.qualified_name,
             chunk.parent.qualified_name if chunk.parent else None,
@@ -203,7 +202,13 @@ class _FileChunker:
 
     def _module_chunk(self) -> Chunk | None:
         """Module-level code outside symbols, as one chunk from line 1 to its last line."""
-        covered = [(d.first_byte, d.end_byte) for d in self.symbols.definitions if d.scope is None]
+        top_level = sorted((d.first_byte, d.end_byte) for d in self.symbols.definitions if d.scope is None)
+        covered_starts = [start for start, _ in top_level]
+
+        def covered(node: Node) -> bool:
+            index = bisect_right(covered_starts, node.start_byte) - 1
+            return index >= 0 and node.end_byte <= top_level[index][1]
+
         import_ids = {node.id for node in self.symbols.imports}
         docstring_node = _module_docstring(self.root) if self.grammar.name == "python" else None
         statements = [
@@ -214,7 +219,7 @@ class _FileChunker:
             and not (self.grammar.name == "rust" and node.type == "mod_item"
                      and node.child_by_field_name("body") is None)
             and (docstring_node is None or node.id != docstring_node.id)
-            and not any(start <= node.start_byte and node.end_byte <= end for start, end in covered)
+            and not covered(node)
         ]
         if not statements and docstring_node is None:
             return None
@@ -247,10 +252,10 @@ def _unique_identities(chunker: _FileChunker, drafts: list[_Draft]) -> list[Iden
     seen: Counter[tuple[str, str]] = Counter()
     identities = []
     for draft in drafts:
-        key = (draft.symbol_type, draft.qualified_name)
-        seen[key] += 1
-        name = draft.qualified_name if seen[key] == 1 else f"{draft.qualified_name}#{seen[key]}"
-        identities.append(chunker.identity(draft.symbol_type, name))
+        symbol_type, name = draft.definition.symbol_type, draft.definition.qualified_name
+        seen[symbol_type, name] += 1
+        count = seen[symbol_type, name]
+        identities.append(chunker.identity(symbol_type, name if count == 1 else f"{name}#{count}"))
     return identities
 
 

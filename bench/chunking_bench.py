@@ -1,0 +1,89 @@
+"""Chunking throughput: how many symbols per second one process (one core) cuts.
+
+`run()` builds a synthetic multi-language corpus in memory, so the number does not
+depend on disk or git; the bench suite calls it, and `python bench/chunking_bench.py`
+prints its result as JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from branchwise.chunking import chunk_file
+
+_SYMBOLS_PER_FILE = 10
+
+_TEMPLATES = {
+    "py": (
+        "class Service{i}_{j}:\n"
+        '    """Service number {i}."""\n\n'
+        "    def handle_{j}(self, request):\n"
+        '        """Handle one request."""\n'
+        "        value = request.get('value', {j})\n"
+        "        return value * 2\n"
+    ),
+    "ts": (
+        "/** Handler {j}. */\n"
+        "export function handle{i}_{j}(request: Request): number {{\n"
+        "  const value = request.value ?? {j};\n"
+        "  return value * 2;\n"
+        "}}\n"
+    ),
+    "go": (
+        "// Handle{j} handles one request.\n"
+        "func (s *Service{i}) Handle{j}(r Request) int {{\n"
+        "\tvalue := r.Value + {j}\n"
+        "\treturn value * 2\n"
+        "}}\n"
+    ),
+    "rs": (
+        "pub struct Service{i}_{j};\n\n"
+        "impl Service{i}_{j} {{\n"
+        "    /// Handle one request.\n"
+        "    pub fn handle_{j}(&self, value: u32) -> u32 {{\n"
+        "        value * 2 + {j}\n"
+        "    }}\n"
+        "}}\n"
+    ),
+    "java": (
+        "class Service{i}_{j} {{\n"
+        "    /** Handle one request. */\n"
+        "    int handle(int value) {{\n"
+        "        return value * 2 + {j};\n"
+        "    }}\n"
+        "}}\n"
+    ),
+}
+_HEADERS = {"go": "package bench\n\n", "py": "import os\n\n", "ts": "", "rs": "", "java": ""}
+
+
+def corpus(n_symbols: int) -> list[tuple[str, bytes]]:
+    """(path, bytes) of synthetic files holding together at least `n_symbols` symbols."""
+    files = []
+    i = 0
+    while len(files) * _SYMBOLS_PER_FILE < n_symbols:
+        ext = list(_TEMPLATES)[i % len(_TEMPLATES)]
+        # Python, Rust and Java templates yield two chunks (type + method) per repetition.
+        repeats = _SYMBOLS_PER_FILE // 2 if ext in ("py", "rs", "java") else _SYMBOLS_PER_FILE
+        body = "\n".join(_TEMPLATES[ext].format(i=i, j=j) for j in range(repeats))
+        files.append((f"src/pkg{i % 50}/file{i}.{ext}", (_HEADERS[ext] + body).encode()))
+        i += 1
+    return files
+
+
+def run(n_symbols: int = 5000) -> dict:
+    files = corpus(n_symbols)
+    started = time.perf_counter()
+    symbols = sum(len(chunk_file("bench", path, data).chunks) for path, data in files)
+    seconds = time.perf_counter() - started
+    return {
+        "files": len(files),
+        "symbols": symbols,
+        "seconds": round(seconds, 4),
+        "symbols_per_second": round(symbols / seconds) if seconds else None,
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(run()))
