@@ -24,7 +24,7 @@ from branchwise.citation import Shown, header_lines, short, version_string
 from branchwise.errors import BranchwiseError
 from branchwise.gitrepo import GitRepo
 from branchwise.labels import effective_label, write_atomically
-from branchwise.models import Label, Result, Verdict
+from branchwise.models import Identity, Label, Result, Verdict
 from branchwise.secrets import scan
 
 
@@ -58,6 +58,12 @@ class BundleReport:
     reference_only: int
     left_out: int
     entries: list[dict]  # the manifest's "results"
+
+    def summary_line(self) -> str:
+        return (
+            f"wrote {self.path} ({self.included} chunks, {self.reference_only} reference-only, "
+            f"{self.left_out} left out) and {self.manifest_path}"
+        )
 
 
 def manifest_path_for(out: Path) -> Path:
@@ -106,7 +112,7 @@ def _dedup(results: list[Result]) -> tuple[set[int], dict[int, int]]:
     Results are unhashable dataclasses, so they are tracked by `id()`: returns the ids of the
     kept results and, for each dropped one, the rank of the result kept instead.
     """
-    best: dict[object, Result] = {}
+    best: dict[Identity, Result] = {}
     for result in results:
         kept = best.get(result.identity)
         if kept is None or _preference(result) < _preference(kept):

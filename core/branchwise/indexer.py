@@ -250,9 +250,11 @@ class Indexer:
             ),
         ).lastrowid
         self.conn.execute(
-            "INSERT INTO lexical (rowid, name, signature, docstring, code, path) VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO lexical (rowid, symbol, name, signature, docstring, code, path) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
-                version_row, words(chunk.identity.qualified_name), words(chunk.signature),
+                version_row, words(chunk.identity.qualified_name.rsplit(".", 1)[-1]),
+                words(chunk.identity.qualified_name), words(chunk.signature),
                 chunk.docstring, words(chunk.text), words(chunk.identity.path),
             ),
         )

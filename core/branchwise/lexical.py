@@ -33,10 +33,22 @@ def words(text: str) -> str:
     return " ".join(out)
 
 
-def fts_query(question: str) -> str | None:
-    """An FTS5 OR-query from a question, or None when nothing in it is searchable."""
-    terms = []
+def query_terms(question: str) -> list[str]:
+    terms: list[str] = []
     for word in words(question).split():
         if word not in STOP_WORDS and len(word) > 1 and word not in terms:
             terms.append(word)
-    return " OR ".join(f'"{term}"' for term in terms) or None
+    return terms
+
+
+def fts_query(question: str) -> str | None:
+    """An FTS5 OR-query from a question, or None when nothing in it is searchable."""
+    return " OR ".join(f'"{term}"' for term in query_terms(question)) or None
+
+
+def name_query(question: str) -> str | None:
+    """An FTS5 query for symbols whose own name spells the question ("optimizer thresholds")."""
+    terms = [t for t in query_terms(question) if "_" not in t]
+    if not 1 < len(terms) <= 4:
+        return None
+    return "symbol : \"" + " ".join(terms) + "\""

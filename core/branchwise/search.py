@@ -16,7 +16,7 @@ import numpy as np
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
-from branchwise.lexical import fts_query
+from branchwise.lexical import fts_query, name_query
 from branchwise.models import EXCLUDED_CLASSES, Identity, PathClass, Result
 from branchwise.store import Store
 from branchwise.vectors import VectorIndex
@@ -89,7 +89,9 @@ class Searcher:
         if request.mode in ("fused", "dense"):
             rankings.append(self._dense(request.query, allowed, depth))
         if request.mode in ("fused", "lexical"):
-            rankings.append(self._lexical(request.query, depth))
+            rankings.append(self._lexical(fts_query(request.query), depth))
+        if request.mode == "fused":
+            rankings.append(self._lexical(name_query(request.query), depth))
         fused = _reciprocal_rank_fusion(rankings) if request.mode == "fused" else rankings[0]
         return self._assemble(fused, branch, request)
 
@@ -128,12 +130,12 @@ class Searcher:
         vector = self.embedder.embed([query])[0]
         return self.vectors.search(vector, allowed, depth)
 
-    def _lexical(self, query: str, depth: int) -> list[tuple[int, float]]:
-        match = fts_query(query)
+    def _lexical(self, match: str | None, depth: int) -> list[tuple[int, float]]:
+        """BM25 over names, signatures, docstrings, code words and paths, within the allowed set."""
         if match is None:
             return []
         rows = self.conn.execute(
-            "SELECT rowid, bm25(lexical, 4.0, 3.0, 2.0, 1.0, 2.0) AS rank FROM lexical "
+            "SELECT rowid, bm25(lexical, 8.0, 4.0, 3.0, 2.0, 1.0, 2.0) AS rank FROM lexical "
             "WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed) ORDER BY rank LIMIT ?",
             (match, depth),
         ).fetchall()
@@ -144,10 +146,19 @@ class Searcher:
     def _assemble(self, ranked: list[tuple[int, float]], branch: BranchInfo, request: SearchRequest) -> list[Result]:
         usable: list[Result] = []
         excluded: list[Result] = []
+        seen: set[Identity] = set()
+        history_slots = max(1, request.top_k // 2)
         for version_row, score in ranked:
             if len(usable) >= request.top_k:
                 break
             result = self._result(version_row, score, branch)
+            if result.identity in seen:  # --scope all: one version per identity, the best
+                continue
+            if result.history:
+                if history_slots == 0:  # history informs, it never crowds out current code
+                    continue
+                history_slots -= 1
+            seen.add(result.identity)
             if result.path_class in EXCLUDED_CLASSES:
                 if len(excluded) < request.top_k:
                     excluded.append(result)
@@ -224,6 +235,7 @@ class Searcher:
 
 
 def _reciprocal_rank_fusion(rankings: list[list[tuple[int, float]]]) -> list[tuple[int, float]]:
+    """Reciprocal rank fusion; the third ranking (symbol names that spell the query) is optional."""
     scores: dict[int, float] = {}
     for ranking in rankings:
         for position, (row, _score) in enumerate(ranking):

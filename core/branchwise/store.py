@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS runs (
     commit_sha TEXT NOT NULL, started TEXT NOT NULL, finished TEXT NOT NULL,
     summary TEXT NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5 (
-    name, signature, docstring, code, path, tokenize = 'unicode61');
+    symbol, name, signature, docstring, code, path, tokenize = 'porter unicode61');
 """
 
 

@@ -91,13 +91,17 @@ class Workspace:
     def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
         """Search, verify every result against its target, and apply reviewer labels."""
         from branchwise import labels
-        from branchwise.verify import Verifier
 
         results = self.searcher.search(request)
-        verifier = Verifier(self.repo, request.branch, against=against, rules=self.config.chunking_rules())
-        verifier.verify(results)
+        self.verifier(request.branch, against).verify(results)
         labels.apply_labels(self.store.conn, results)
         return results
+
+    def verifier(self, branch: str, against: str | None = None):
+        """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
+        from branchwise.verify import Verifier
+
+        return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules())
 
     def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
         """Persist a reviewer's label for this result's version (None clears it)."""

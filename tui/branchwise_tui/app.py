@@ -268,6 +268,12 @@ class BranchwiseApp(App[None]):
             return
         self.exit()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Review actions act on the results, so they are off while another screen is on top."""
+        if len(self.screen_stack) > 1 and action not in ("quit", "help", "command_palette", "pop_screen"):
+            return False
+        return True
+
     # errors ------------------------------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

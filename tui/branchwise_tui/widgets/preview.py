@@ -58,7 +58,7 @@ def _status(result: Result, takes_current: bool) -> Text:
         lines.append(f"Last seen: {result.branch}@{result.commit[:7]} "
                      f"{result.path}#L{result.start_line}-L{result.end_line}")
         if result.history_note:
-            lines.append(result.history_note)
+            lines.append(f"History: {result.history_note}")
         if result.current_path is not None:
             lines.append(f"Moved to: {result.current_path}"
                          + (f"#L{result.current_start_line}-L{result.current_end_line}"

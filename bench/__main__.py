@@ -1,0 +1,99 @@
+"""`python -m bench [--quick] [--out DIR] [--only ITEM]...`: run the benchmark suite.
+
+The full run measures at the sizes the project promises (5,000 symbols with the real model,
+20 branches of 100,000 symbols, a million stored vectors, a 10,000-file repository) and
+writes bench/results/latest.{md,json} plus a dated copy. `--quick` runs every item at a small
+size in well under two minutes so CI can check that the suite works (it asserts no timings).
+Large data is generated into a temporary directory and deleted afterwards. Items run one
+after another in one process (the heavy ones never overlap), and a failing item is reported
+as failed without stopping the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+import traceback
+from datetime import datetime, timezone
+from pathlib import Path
+
+SIZES = {
+    "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
+             "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3},
+    "quick": {"chunking": 500, "indexing": 300, "storage": (2000, 5),
+              "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1},
+}
+ITEMS = ("chunking", "indexing", "storage", "filtered_search", "memory", "verification", "startup", "retrieval")
+
+
+def _run_item(name: str, sizes: dict, work: Path) -> dict:
+    from bench import (chunking_bench, filtered_search, indexing, memory, retrieval, startup,
+                       storage, verification)
+
+    if name == "chunking":
+        return chunking_bench.run(sizes["chunking"])
+    if name == "indexing":
+        return indexing.run(sizes["indexing"], work)
+    if name == "storage":
+        return storage.run(*sizes["storage"], work)
+    if name == "filtered_search":
+        n, branches, queries, hnsw_max = sizes["filtered"]
+        return filtered_search.run(n, branches, queries, work, hnsw_max)
+    if name == "memory":
+        return memory.run(work)
+    if name == "verification":
+        return verification.run(*sizes["verification"], work)
+    if name == "startup":
+        if not (work / "indexing-index").exists():
+            indexing.run(sizes["indexing"], work)
+        return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
+    return retrieval.run(work)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, for CI (no timing targets)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
+    parser.add_argument("--only", action="append", choices=ITEMS, help="run only these items")
+    args = parser.parse_args(argv)
+    os.environ.pop("BRANCHWISE_MODEL", None)  # items 1, 7 and retrieval use the default model
+    mode = "quick" if args.quick else "full"
+    sizes = SIZES[mode]
+    selected = [i for i in ITEMS if not args.only or i in args.only]
+    if "memory" in selected and "filtered_search" not in selected:
+        selected.insert(selected.index("memory"), "filtered_search")
+
+    from bench import report
+
+    started = time.perf_counter()
+    items: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory(prefix="branchwise-bench-") as tmp:
+        work = Path(tmp)
+        for name in selected:
+            print(f"[bench] {name} ...", file=sys.stderr, flush=True)
+            item_started = time.perf_counter()
+            try:
+                items[name] = _run_item(name, sizes, work)
+            except Exception as error:  # report it and go on: one broken item must not hide the rest
+                traceback.print_exc()
+                items[name] = {"error": f"{type(error).__name__}: {error}"}
+            items[name]["item_seconds"] = round(time.perf_counter() - item_started, 1)
+            print(f"[bench] {name} done in {items[name]['item_seconds']} s", file=sys.stderr, flush=True)
+    doc = {
+        "meta": {"mode": mode, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                 "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
+        "items": items,
+    }
+    notes_file = Path(__file__).with_name("notes.md")
+    if mode == "full" and notes_file.exists():
+        doc["notes"] = [line[2:] for line in notes_file.read_text().splitlines() if line.startswith("- ")]
+    for path in report.write(doc, args.out, dated=mode == "full" and not args.only):
+        print(path)
+    return 1 if any("error" in item for item in items.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,159 @@
+"""The benchmark report: one JSON document and one Markdown table, from the items' results.
+
+Every headline figure is shown three ways: the absolute number, the baseline measured in the
+same run, and their ratio, because absolute timings on one machine say little on another
+while ratios against a same-run baseline travel. Details stay in the JSON.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from datetime import datetime, timezone
+from pathlib import Path
+
+
+def machine() -> dict:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+        mem_kb = next(int(l.split()[1]) for l in Path("/proc/meminfo").read_text().splitlines()
+                      if l.startswith("MemTotal"))
+    except (OSError, StopIteration):
+        mem_kb = 0
+    import faiss
+    import numpy
+
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": round(mem_kb / 2**20, 1),
+            "python": platform.python_version(), "faiss": faiss.__version__, "numpy": numpy.__version__,
+            "system": f"{platform.system()} {platform.release()}"}
+
+
+def _f(value, digits=2) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "**no**"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
+def summary_rows(items: dict) -> list[tuple]:
+    """(item, figure, absolute, baseline, ratio, target, met) for the headline table."""
+    rows = []
+    if "chunking" in items and "error" not in items["chunking"]:
+        c = items["chunking"]
+        rows.append(("chunking", "symbols/s, one core", _f(c.get("symbols_per_second", 0.0), 0), "", "", "", ""))
+    if "indexing" in items and "error" not in items["indexing"]:
+        full, inc = items["indexing"]["full"], items["indexing"]["incremental"]
+        rows.append(("1 full index", f"{full['symbols']:,} symbols, real model",
+                     f"{full['index_s']:.1f} s ({full['symbols_per_s']:.0f} symbols/s)",
+                     f"model alone {full['model_only_s']:.1f} s", f"overhead {full['overhead_vs_model']:+.1%}",
+                     "overhead <= 15%", _f(full["met"])))
+        rows.append(("2 incremental", f"{inc['symbols_changed']} symbols changed (1%)",
+                     f"{inc['incremental_s']:.2f} s; no-op commit {inc['noop_commit_s']:.2f} s",
+                     f"full index {full['index_s']:.1f} s",
+                     f"{inc['share_of_full']:.1%} of full ({inc['variable_share_of_full']:.1%} above fixed)",
+                     "< 3% + fixed < 1 s", _f(inc["met"])))
+        rows.append(("2 incremental check", "embedded = new texts (chunked independently)",
+                     f"{inc['embedded']} = {inc['expected_new_texts']}", "", "",
+                     "equal", _f(inc["check_embedded_equals_expected"])))
+    if "storage" in items and "error" not in items["storage"]:
+        s = items["storage"]
+        rows.append(("3 storage", f"{s['branches']} branches x {s['live_set_one_branch']:,} symbols, 1% changed each",
+                     f"{s['stored_versions']:,} versions; {s['vectors_per_version']:.2f} vectors/version",
+                     f"one branch {s['live_set_one_branch']:,}; naive {s['naive_copies']:,}",
+                     f"{s['stored_vs_one_branch']:.3f}x one branch ({s['stored_vs_naive']:.1%} of naive)",
+                     "<= 1.25x; 1.00 vector/version", _f(s["met"])))
+    if "filtered_search" in items and "error" not in items["filtered_search"]:
+        f = items["filtered_search"]
+        p, base = f["product"], f["options"][0]
+        rows.append(("4 filtered search", f"{f['setup']['stored_versions']:,} versions, live set "
+                     f"{f['setup']['live_set']:,}, {p['option']}",
+                     f"p50 {p['p50_ms']:.2f} ms, p95 {p['p95_ms']:.2f} ms, recall@10 {p['recall_at_10']:.3f}",
+                     f"exact flat p50 {base['p50_ms']:.1f} ms", f"{f['speedup_p50']:.0f}x faster",
+                     "p50 <= 20 ms, recall >= 0.95", _f(p["p50_ms"] <= 20 and p["recall_at_10"] >= 0.95)))
+    if "memory" in items and "error" not in items["memory"]:
+        m = items["memory"]
+        rows.append(("6 memory", f"search process over {m['stored_versions']:,} versions",
+                     f"peak RSS {m['peak_rss_index_mb']:,.0f} MB ({m['peak_rss_index_and_model_mb']:,.0f} MB with model)",
+                     f"raw vectors {m['raw_vectors_mb']:,.0f} MB", f"{m['index_rss_vs_raw_vectors']:.2f}x raw", "", ""))
+    if "verification" in items and "error" not in items["verification"]:
+        v = items["verification"]
+        rows.append(("5 verification", f"{v['files']:,} files, fast path (clean, same commit)",
+                     f"p50 {v['fast']['p50_ms'] * 1000:.1f} us", f"re-parse p50 {v['baseline_reparse']['p50_ms']:.2f} ms",
+                     f"{v['fast_vs_reparse']:.4f}x", "p50 < 1 ms", _f(v["fast"]["p50_ms"] < 1)))
+        rows.append(("5 verification", "slow path (file changed)",
+                     f"p50 {v['slow']['p50_ms']:.2f} ms, p95 {v['slow']['p95_ms']:.2f} ms "
+                     f"(first result +tree {v['slow_first_result_ms']:.0f} ms)",
+                     f"re-parse p50 {v['baseline_reparse']['p50_ms']:.2f} ms", f"{v['slow_vs_reparse']:.2f}x",
+                     "p50 < 10 ms", _f(v["slow"]["p50_ms"] < 10)))
+    if "startup" in items and "error" not in items["startup"]:
+        s = items["startup"]
+        rows.append(("7 start-up", "`search`, cold, to first result",
+                     f"{s['search_cold_s']:.2f} s (imports {s['imports_share']:.0%}, model {s['model_share']:.0%})",
+                     f"bare python {s['bare_python_s']:.2f} s", f"{s['search_vs_bare_python']:.0f}x", "", ""))
+        for name, c in s["light_commands"].items():
+            rows.append(("7 start-up", f"`{name}`", f"{c['seconds']:.2f} s; imports torch: {_f(c['imports_torch'])}",
+                         f"bare python {s['bare_python_s']:.2f} s", f"{c['vs_bare_python']:.0f}x",
+                         "no torch", _f(not c["imports_torch"])))
+    if "retrieval" in items and "error" not in items["retrieval"]:
+        r = items["retrieval"]
+        m = r["modes"]
+        rows.append(("retrieval (issue 4)", f"{r['questions']} questions, MRR@10 (hits@10)",
+                     "; ".join(f"{k} {m[k]['mrr_at_10']:.2f} ({m[k]['hits_at_10']:.0%})" for k in ("fused", "dense")),
+                     f"lexical {m['lexical']['mrr_at_10']:.2f} ({m['lexical']['hits_at_10']:.0%})",
+                     f"fused {r['fused_vs_lexical']:.2f}x, dense {r['dense_vs_lexical']:.2f}x", "", ""))
+    return rows
+
+
+def markdown(doc: dict) -> str:
+    meta = doc["meta"]
+    mach = meta["machine"]
+    lines = [
+        f"# branchwise benchmarks ({meta['mode']} run)",
+        "",
+        f"{meta['date']} on {mach['cpu']}, {mach['cores']} cores, {mach['memory_gib']} GiB, no GPU; "
+        f"{mach['system']}, Python {mach['python']}, faiss {mach['faiss']}. "
+        f"Whole run: {meta['seconds']:.0f} s. Produced by `python -m bench"
+        f"{' --quick' if meta['mode'] == 'quick' else ''}`; details in the JSON beside this file.",
+        "",
+        "| item | what | absolute | baseline (same run) | ratio | target | met |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in summary_rows(doc["items"])]
+    errors = {k: v["error"] for k, v in doc["items"].items() if "error" in v}
+    if errors:
+        lines += ["", "Failed items:", ""] + [f"- {k}: {v}" for k, v in errors.items()]
+    if "filtered_search" in doc["items"] and "error" not in doc["items"]["filtered_search"]:
+        f = doc["items"]["filtered_search"]
+        lines += ["", "## FAISS options, branch-filtered (item 4)", "",
+                  f"{f['setup']['stored_versions']:,} stored 384-d versions in {f['setup']['clusters']:,} clusters, "
+                  f"{f['setup']['branches']} branches, live set {f['setup']['live_set']:,} per branch, "
+                  f"{f['setup']['queries']} queries, k = 10; recall against exact search over the live set. "
+                  f"Narrow filter (0.5% of a live set) with the product index: p50 "
+                  f"{f['product_narrow_filter']['p50_ms']:.2f} ms, recall@10 "
+                  f"{f['product_narrow_filter']['recall_at_10']:.3f}.", "",
+                  "| option | build s | p50 ms | p95 ms | recall@10 | note |", "|---|---|---|---|---|---|"]
+        lines += [f"| {o['option']} | {o['build_s']} | {o['p50_ms']:.2f} | {o['p95_ms']:.2f} | "
+                  f"{o['recall_at_10']:.3f} | {o.get('note', '')} |" for o in f["options"]]
+    if doc.get("notes"):
+        lines += ["", "## Notes", ""] + [f"- {n}" for n in doc["notes"]]
+    return "\n".join(lines) + "\n"
+
+
+def write(doc: dict, out: Path, dated: bool) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    text, data = markdown(doc), json.dumps(doc, indent=2, default=str) + "\n"
+    written = []
+    names = ["latest"] + ([datetime.now(timezone.utc).strftime("%Y-%m-%d") + "-full"] if dated else [])
+    for name in names:
+        (out / f"{name}.md").write_text(text)
+        (out / f"{name}.json").write_text(data)
+        written += [out / f"{name}.md", out / f"{name}.json"]
+    return written

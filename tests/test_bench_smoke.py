@@ -1,0 +1,49 @@
+"""`python -m bench --quick` works end to end: every item runs and reports numbers.
+
+CI runs this so the benchmark suite cannot rot; it asserts no timings (shared CI machines
+are noisy), only that each item finished, produced its figures and kept its correctness
+checks (incremental embedding count, one vector per version, verdicts, no torch import).
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ITEMS = ("chunking", "indexing", "storage", "filtered_search", "memory", "verification", "startup", "retrieval")
+
+
+def _numbers(value) -> list:
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _numbers(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _numbers(v)]
+    return [value] if isinstance(value, numbers.Number) and not isinstance(value, bool) else []
+
+
+@pytest.mark.model
+def test_quick_bench_reports_every_item(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    doc = json.loads((tmp_path / "latest.json").read_text())
+    assert (tmp_path / "latest.md").read_text().startswith("# branchwise benchmarks (quick run)")
+    assert not list(tmp_path.glob("*-full.*")), "a quick run must not write a dated full result"
+    for item in ITEMS:
+        assert "error" not in doc["items"][item], doc["items"][item]
+        assert len(_numbers(doc["items"][item])) >= 2, item
+    items = doc["items"]
+    assert items["indexing"]["incremental"]["check_embedded_equals_expected"]
+    assert items["storage"]["vectors_per_version"] == 1.0
+    assert items["filtered_search"]["product"]["recall_at_10"] > 0
+    assert items["verification"]["results_slow"] > 0
+    assert not any(c["imports_torch"] for c in items["startup"]["light_commands"].values())
+    assert items["retrieval"]["questions"] >= 15
