@@ -216,7 +216,7 @@ class BranchwiseApp(App[None]):
     @work(thread=True, exclusive=True, group="export", name="export", exit_on_error=False)
     def run_export(self, path: Path) -> None:
         report = self.session.export(path)
-        self.post_message(ExportCompleted(report.summary_line(), report.bundle_path))
+        self.post_message(ExportCompleted(report.summary_line(), report.path))
 
     def on_export_completed(self, message: ExportCompleted) -> None:
         self.notify(message.summary, title="Bundle written", timeout=8)

