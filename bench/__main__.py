@@ -45,7 +45,8 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
     if name == "memory":
         return memory.run(work)
     if name == "verification":
-        return verification.run(*sizes["verification"], work)
+        n_files, n_samples = sizes["verification"]
+        return verification.run(n_files, work, n_samples)
     if name == "startup":
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)

@@ -173,6 +173,8 @@ class Result:
             "reason": self.reason,
             "text": self.text,
             "path_class": self.path_class.value,
+            "class_reason": self.class_reason,
+            "blob": self.blob,
             "version_id": self.version_id,
             "label": self.label.value if self.label else None,
         }

@@ -64,6 +64,9 @@ async def test_type_query_relabel_export_and_persist(shop_index, tmp_path):
         path_input.value = str(bundle)
         await pilot.press("enter")
         await settle(pilot)
+        notes = [n.message for n in app._notifications]
+        assert bundle.exists(), notes
+        assert any(str(bundle) in m for m in notes), notes  # the core's summary line is shown
     text = bundle.read_text(encoding="utf-8")
     assert current.identity.qualified_name in text
     assert "do not copy the implementation" in text  # the reference-only chunk's header
@@ -78,7 +81,7 @@ async def test_type_query_relabel_export_and_persist(shop_index, tmp_path):
 @run_async
 async def test_changed_result_shows_diff_and_t_switches_text(shop_index):
     repo, index_dir = shop_index
-    app = create_app(Workspace(repo, index_dir), branch="main", query=QUERY, scope="all")
+    app = create_app(Workspace(repo, index_dir), branch="main", query="save the order in the repository", scope="all")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         changed = select_row(app, lambda r: r.verdict is Verdict.CHANGED)

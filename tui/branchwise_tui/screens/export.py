@@ -15,6 +15,7 @@ class ExportScreen(ModalScreen[Path | None]):
     """Dismisses with the chosen path, or None when cancelled."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    AUTO_FOCUS = "#export-path"
 
     def __init__(self, default: Path, summary: str) -> None:
         super().__init__()

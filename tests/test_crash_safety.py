@@ -1,0 +1,195 @@
+"""An index run killed at any moment leaves an index that opens, is consistent and finishes right.
+
+Each branch lands in one SQLite transaction and the FAISS file is derived data stamped with
+the store generation it matches, so SIGKILL at any point must leave either the old or the new
+state of every branch, never a mix, and a vector file that is loaded or rebuilt to agree with
+SQLite. These tests kill a real `branchwise index` subprocess at delays spread over the whole
+length of an uninterrupted run (nothing is slowed down artificially), check the survivor,
+finish the work and compare it with an index built from scratch. They also corrupt the vector
+file and the database on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from branchwise.search import SearchRequest
+from branchwise.store import DB_FILE
+from branchwise.vectors import VectorIndex
+from branchwise.workspace import Workspace
+
+KILLS = 24
+#: Branch subsets of the killed runs: everything, a new branch on its own (full parse), and
+#: branches that inherit from one another.
+SUBSETS = (
+    ["--all-branches"],
+    ["--branch", "release/1.x"],
+    ["--branch", "feature/old-arch", "--branch", "feature/stock-alerts"],
+    ["--branch", "main", "--branch", "release/1.x"],
+)
+
+
+@pytest.fixture(autouse=True)
+def hashing_model(monkeypatch):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+
+
+def index_command(repo: Path, index: Path, selection: list[str]) -> list[str]:
+    return [sys.executable, "-m", "branchwise.cli", "index", str(repo), *selection, "--index", str(index)]
+
+
+def run_cli(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "branchwise.cli", *argv], capture_output=True, text=True)
+
+
+def timed_run(repo: Path, index: Path) -> float:
+    started = time.perf_counter()
+    subprocess.run(index_command(repo, index, ["--all-branches"]), check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def killed_run(repo: Path, index: Path, selection: list[str], delay: float) -> None:
+    process = subprocess.Popen(
+        index_command(repo, index, selection), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def snapshot(repo: Path, index: Path) -> dict[str, list[dict]]:
+    """Every indexed branch's live set, as `inspect` prints it."""
+    workspace = Workspace(repo, index)
+    try:
+        return {b.name: workspace.inspect(b.name) for b in workspace.indexed_branches()}
+    finally:
+        workspace.close()
+
+
+def assert_consistent(repo: Path, index: Path, reference: dict[str, list[dict]]) -> None:
+    """The index after a kill: sound on disk, every branch at a complete state, searchable."""
+    if not (index / DB_FILE).exists():
+        return  # killed before the database was created: nothing to check
+    raw = sqlite3.connect(index / DB_FILE)
+    try:
+        assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        raw.close()
+    workspace = Workspace(repo, index)
+    try:
+        conn = workspace.store.conn
+        dangling = conn.execute(
+            "SELECT COUNT(*) FROM live l WHERE NOT EXISTS (SELECT 1 FROM versions v WHERE v.id = l.version_row) "
+            "OR NOT EXISTS (SELECT 1 FROM identities i WHERE i.id = l.identity_id)"
+        ).fetchone()[0]
+        assert dangling == 0
+        embedded = conn.execute(
+            "SELECT COUNT(*) FROM versions v "
+            "WHERE EXISTS (SELECT 1 FROM embeddings e WHERE e.key = v.embed_key) "
+            "AND EXISTS (SELECT 1 FROM embeddings e WHERE e.key = v.path_key)"
+        ).fetchone()[0]
+        embedder = workspace.embedder
+        vectors = VectorIndex(workspace.store, embedder.name, embedder.dim, workspace.config.path_weight)
+        assert vectors.index.ntotal == embedded
+        for branch in workspace.indexed_branches():
+            # a branch in the table is a branch whose transaction committed: all of it is there
+            assert workspace.inspect(branch.name) == reference[branch.name], branch.name
+            results = workspace.search(SearchRequest("cancel order", branch.name, top_k=5))
+            live = {(r["path"], r["qualified_name"], r["content_hash"]) for r in reference[branch.name]}
+            assert results and all((r.path, r.identity.qualified_name, r.content_hash) in live for r in results)
+    finally:
+        workspace.close()
+
+
+def stored_versions(repo: Path, index: Path) -> set[str]:
+    workspace = Workspace(repo, index)
+    try:
+        return {row[0] for row in workspace.store.conn.execute("SELECT version_id FROM versions")}
+    finally:
+        workspace.close()
+
+
+@pytest.fixture
+def reference(shop_repo, tmp_path) -> dict[str, list[dict]]:
+    """Every branch of the shop sample indexed once, uninterrupted, from scratch."""
+    index = tmp_path / "reference"
+    subprocess.run(index_command(shop_repo, index, ["--all-branches"]), check=True, capture_output=True)
+    return snapshot(shop_repo, index)
+
+
+def test_sigkill_at_any_point_leaves_a_consistent_index_that_finishes_right(shop_repo, tmp_path, reference):
+    assert set(reference) == {"main", "release/1.x", "feature/old-arch", "feature/stock-alerts"}
+    duration = timed_run(shop_repo, tmp_path / "timing")
+    reference_versions = stored_versions(shop_repo, tmp_path / "reference")
+    rng = random.Random(8)
+    for trial in range(KILLS):
+        index = tmp_path / f"killed-{trial}"
+        if trial % 3 == 1:  # a kill while updating an index that already holds main
+            subprocess.run(index_command(shop_repo, index, ["--branch", "main"]), check=True, capture_output=True)
+        # stratified delays: every slice of the run's duration gets kills
+        delay = duration * (trial + rng.random()) / KILLS
+        killed_run(shop_repo, index, SUBSETS[trial % len(SUBSETS)], delay)
+        assert_consistent(shop_repo, index, reference)
+
+        finish = subprocess.run(index_command(shop_repo, index, ["--all-branches"]), capture_output=True, text=True)
+        assert finish.returncode == 0, finish.stderr
+        assert snapshot(shop_repo, index) == reference
+        assert stored_versions(shop_repo, index) == reference_versions
+        assert_consistent(shop_repo, index, reference)
+
+
+def test_a_corrupt_vector_file_is_rebuilt_on_load(shop_repo, tmp_path, reference):
+    index = tmp_path / "reference"
+    [faiss_file] = index.glob("vectors-*.faiss")
+    faiss_file.write_bytes(os.urandom(faiss_file.stat().st_size))
+    workspace = Workspace(shop_repo, index)
+    results = workspace.search(SearchRequest("cancel order", "main", top_k=5, mode="dense"))
+    versions = workspace.store.conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
+    assert workspace.searcher.vectors.index.ntotal == versions
+    assert results
+    workspace.close()
+    import faiss
+
+    assert faiss.read_index(str(faiss_file)).ntotal == versions  # the rebuilt file was saved
+
+
+def test_index_rebuild_replaces_a_corrupt_vector_file(shop_repo, tmp_path, reference):
+    index = tmp_path / "reference"
+    [faiss_file] = index.glob("vectors-*.faiss")
+    faiss_file.write_bytes(b"not a faiss index")
+    rebuilt = run_cli("index", str(shop_repo), "--branch", "main", "--index", str(index), "--rebuild")
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    searched = run_cli("search", "cancel order", "--repo", str(shop_repo), "--branch", "main",
+                       "--index", str(index), "--json")
+    assert searched.returncode == 0, searched.stderr
+    assert '"results": [{' in searched.stdout
+
+
+@pytest.mark.parametrize("start", [0, 4096], ids=["header", "every-page-but-the-first"])
+def test_a_corrupt_database_is_one_clear_line_and_exit_1(shop_repo, tmp_path, reference, start):
+    """Garbage over the header fails on open; garbage over the tables fails at the first query."""
+    index = tmp_path / "reference"
+    database = index / DB_FILE
+    size = database.stat().st_size
+    with database.open("r+b") as handle:
+        handle.seek(start)
+        handle.write(os.urandom(size - start))
+    for argv in (
+        ["search", "cancel order", "--repo", str(shop_repo), "--branch", "main"],
+        ["inspect", "--repo", str(shop_repo), "--branch", "main"],
+        ["index", str(shop_repo), "--all-branches"],
+    ):
+        out = run_cli(*argv, "--index", str(index))
+        assert out.returncode == 1, (argv, out.stderr)
+        assert "Traceback" not in out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+        assert "index database" in out.stderr
