@@ -22,9 +22,11 @@ from pathlib import Path
 
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
-             "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3},
-    "quick": {"chunking": 500, "indexing": 300, "storage": (2000, 5),
-              "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1},
+             "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
+             "retrieval": None},
+    "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
+              "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
+              "retrieval": ("engine", "webapp")},
 }
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "memory", "verification", "startup", "retrieval")
 
@@ -51,7 +53,7 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)
         return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
-    return retrieval.run(work)
+    return retrieval.run(work, sizes["retrieval"])
 
 
 def main(argv: list[str] | None = None) -> int:

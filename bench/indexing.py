@@ -23,6 +23,19 @@ from branchwise.workspace import Workspace
 from bench.synthrepo import generate
 
 
+class _TimedEmbedder:
+    """The workspace's embedder, timing every call the indexer makes to it."""
+
+    def __init__(self, inner):
+        self.inner, self.name, self.dim, self.seconds = inner, inner.name, inner.dim, 0.0
+
+    def embed(self, texts: list[str]):
+        started = time.perf_counter()
+        vectors = self.inner.embed(texts)
+        self.seconds += time.perf_counter() - started
+        return vectors
+
+
 def _embedding_texts(files: dict[str, str]) -> set[str]:
     texts = set()
     for path, text in files.items():
@@ -41,10 +54,12 @@ def run(n_symbols: int, work: Path) -> dict:
     workspace = Workspace(repo.path, work / "indexing-index")
     embedder = workspace.embedder
     embedder.embed(["warm up"])  # model loading is item 7's business, not this one's
+    timed = workspace.__dict__["embedder"] = _TimedEmbedder(embedder)  # cached_property slot
 
     started = time.perf_counter()
     (full,) = workspace.index(["main"])
     full_s = time.perf_counter() - started
+    in_model_s = timed.seconds
     texts = sorted(_embedding_texts(repo.files["main"]))
     started = time.perf_counter()
     for start in range(0, len(texts), EMBED_BATCH):
@@ -65,7 +80,7 @@ def run(n_symbols: int, work: Path) -> dict:
     fixed_s = time.perf_counter() - started
     workspace.close()
 
-    overhead = (full_s - model_s) / model_s
+    overhead = (full_s - in_model_s) / model_s
     variable_share = max(0.0, incremental_s - fixed_s) / full_s
     return {
         "full": {
@@ -74,6 +89,8 @@ def run(n_symbols: int, work: Path) -> dict:
             "embedded_texts": full.embedded,
             "index_s": full_s,
             "model_only_s": model_s,
+            "in_model_during_index_s": in_model_s,
+            "outside_model_s": full_s - in_model_s,
             "symbols_per_s": symbols / full_s,
             "overhead_vs_model": overhead,
             "target": "overhead <= 0.15",

@@ -3,7 +3,8 @@
 The FAISS index lives in memory while a search process runs, so its size decides which
 machines can serve a large multi-branch index. A fresh subprocess loads the product's index
 saved by item 4, answers branch-filtered queries through `branchwise.vectors.search_index`,
-and reports its peak RSS (`ru_maxrss`); a second one also loads the default model, as a
+and reports its peak RSS (`VmHWM`, the high-water mark of its own address space:
+`ru_maxrss` would inherit the parent's peak across exec on Linux); a second one also loads the default model, as a
 `branchwise search` process does. The baseline is the raw float32 vectors' size (n x 384 x 4
 bytes): the least any exact in-memory index needs.
 """
@@ -27,7 +28,11 @@ index = faiss.read_index(work + "/product.faiss")
 queries, live = np.load(work + "/queries.npy"), np.load(work + "/live0.npy")
 for q in queries[:50]:
     search_index(index, q, live, 10)
-print(json.dumps({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+try:
+    peak_kb = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
+except (OSError, StopIteration):
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"peak_rss_mb": peak_kb / 1024,
                   "ntotal": int(index.ntotal), "dim": int(index.d)}))
 """
 

@@ -28,8 +28,9 @@ def _rank(results, answers: set[str]) -> int | None:
     return None
 
 
-def run(work: Path) -> dict:
-    questions = tomllib.loads(QUESTIONS.read_text())["question"]
+def run(work: Path, repos: tuple[str, ...] | None = None) -> dict:
+    """Ask the questions about `repos` (default: all of them)."""
+    questions = [q for q in tomllib.loads(QUESTIONS.read_text())["question"] if not repos or q["repo"] in repos]
     subprocess.run([sys.executable, str(ROOT / "sample_repos" / "build.py"), str(work / "samples")],
                    check=True, capture_output=True)
     workspaces = {}

@@ -144,7 +144,6 @@ def shown_for(result: Result, context: BundleContext) -> Shown:
     return Shown(result.path, result.start_line, result.end_line, result.text, False, label, note)
 
 
-_shown = shown_for  # TODO(lead): branchwise_tui.session imports `_shown`; switch it to `shown_for`, then drop this
 
 
 def _left_out_reason(result: Result, shown: Shown, duplicates: dict[int, int]) -> str | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -106,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     except BranchwiseError as error:
         print(f"branchwise: {error}", file=sys.stderr)
         return error.exit_code
+    except sqlite3.DatabaseError as error:  # corruption found by a query, after the database opened
+        print(f"branchwise: index database is damaged: {error} (re-create it with "
+              "`branchwise index --index NEWDIR`)", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("branchwise: interrupted", file=sys.stderr)
         return 130

@@ -1,9 +1,8 @@
 """The demo's question with the real default model: the review app shows the history honestly.
 
-On `shop` main with all history, "make order cancellation idempotent" surfaces the deleted
-`CancelOrderHandler` (history, to be used as reference only). With this model the history fills
-the whole top 10 of "all history", so the current `OrderService.cancel_order` is not among them;
-switching the scope to this branch (key `a`) brings it first, verified current.
+On `shop` main with all history, "make order cancellation idempotent" shows the deleted
+`CancelOrderHandler` (history: a reference for the idempotency design) next to the current
+`OrderService.cancel_order`; switching the scope to this branch (key `a`) drops the history.
 """
 
 from __future__ import annotations
@@ -32,5 +31,6 @@ async def test_demo_query_with_the_real_model(shop_repo, tmp_path, monkeypatch):
         await settle(pilot)
         branch = {r.identity.qualified_name: r.verdict for r in app.session.results}
     assert history.get("CancelOrderHandler") is Verdict.DELETED, history
+    assert history.get("OrderService.cancel_order") is Verdict.CURRENT, history
     assert branch.get("OrderService.cancel_order") is Verdict.CURRENT, branch
     assert not any(name.startswith("CancelOrderHandler") for name in branch), branch
