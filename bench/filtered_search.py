@@ -194,8 +194,8 @@ def run(n: int, n_branches: int, n_queries: int, work: Path, hnsw_max: int) -> d
     t = time.perf_counter()
     index = product.build_index(DIM, ids, vectors)
     build = time.perf_counter() - t
-    kind = f"IVF{index.nlist}" if isinstance(index, faiss.IndexIVF) else "flat"
-    chosen = add_row(f"product: {kind}, adaptive nprobe (vectors.py)", _product(index), build)
+    kind = f"IVF{index.nlist}, adaptive nprobe" if isinstance(index, faiss.IndexIVF) else "exact flat"
+    chosen = add_row(f"product: {kind} + bitmap (vectors.py)", _product(index), build)
     narrow_row = measure(_product(index), queries, narrow, narrow_truth)
     index_file = work / "product.faiss"
     faiss.write_index(index, str(index_file))

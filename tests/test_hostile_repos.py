@@ -239,3 +239,59 @@ def test_unknown_branches_and_non_repositories(builder, tmp_path, argv, code, me
     (tmp_path / "plain").mkdir()
     filled = [a.format(repo=builder.path, plain=tmp_path / "plain") for a in argv]
     assert_one_line_error(cli(*filled, "--index", tmp_path / "index"), code, message)
+
+
+# secrets --------------------------------------------------------------------------------------
+
+SECRET_FILES = (".env", "config/server.pem", "deploy/tls.key", "keys/id_rsa", "keys/id_ed25519.pub",
+                "credentials.json", ".aws/credentials", "config/secrets.yml")
+
+
+def test_secret_files_are_never_indexed_and_are_reported(builder, tmp_path):
+    for name in SECRET_FILES:
+        builder.write(name, "def leaked():\n    return 'AKIAIOSFODNN7EXAMPLE'\n")
+    builder.write(".env.example", "API_KEY=\n")
+    builder.commit("secrets")
+    workspace = index_main(builder, tmp_path)
+    reasons = skipped(workspace)
+    for name in SECRET_FILES:
+        assert reasons[name].startswith("secret: "), name
+    assert not reasons.get(".env.example", "").startswith("secret")
+    stored = {row[0] for row in workspace.store.conn.execute("SELECT path FROM identities")}
+    assert stored.isdisjoint(SECRET_FILES)
+
+
+def test_export_refuses_a_bundle_with_an_aws_key_unless_allowed(builder, tmp_path):
+    builder.write("src/aws.py", 'def aws_client():\n    key = "AKIAIOSFODNN7EXAMPLE"\n    return connect(key)\n')
+    builder.commit("aws")
+    index_main(builder, tmp_path)
+    bundle = tmp_path / "bundle.md"
+    argv = ("export", "aws client", "--repo", builder.path, "--branch", "main",
+            "--index", tmp_path / "index", "--out", bundle)
+    refused = cli(*argv)
+    assert_one_line_error(refused, 1, "AWS access key id")
+    assert not bundle.exists()
+    allowed = cli(*argv, "--allow-secrets")
+    assert allowed.returncode == 0, allowed.stderr
+    assert "AKIAIOSFODNN7EXAMPLE" in bundle.read_text()
+
+
+# outputs ----------------------------------------------------------------------------------------
+
+
+def files_under(root: Path) -> set[Path]:
+    return {path for path in root.rglob("*") if path.is_file() and ".git" not in path.relative_to(root).parts}
+
+
+def test_commands_write_only_where_they_are_pointed(builder, tmp_path):
+    builder.commit("first")
+    before = files_under(tmp_path)
+    out_dir = tmp_path / "exports"
+    out_dir.mkdir()
+    assert cli("index", builder.path).returncode == 0  # the default index lives in .git/branchwise
+    assert cli("search", "real function", "--repo", builder.path, "--branch", "main").returncode == 0
+    assert cli("export", "real function", "--repo", builder.path, "--branch", "main",
+               "--out", out_dir / "bundle.md").returncode == 0
+    assert files_under(tmp_path) - before == {out_dir / "bundle.md", out_dir / "bundle.manifest.json"}
+    assert builder.git("status", "--porcelain", "--ignored", "--untracked-files=all") == ""
+    assert (builder.path / ".git" / "branchwise" / "index.sqlite3").exists()

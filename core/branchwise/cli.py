@@ -44,10 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", help="file with one query per line (JSON Lines output)")
     _repo_branch(p, required=True)
     _search_options(p)
+    _as_user(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("inspect", help="print a branch's live set")
     _repo_branch(p, required=True)
+    _as_user(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("verify", help="verify a snippet list or a saved `search --json` output")
@@ -61,11 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", nargs="?", default="")
     _repo_branch(p, required=False)
     p.add_argument("--scope", choices=("branch", "all"), default="branch")
+    _as_user(p)
 
     p = sub.add_parser("export", help="write a verified context bundle for a query")
     p.add_argument("query")
     _repo_branch(p, required=True)
     _search_options(p)
+    _as_user(p)
     p.add_argument("--out", required=True, help="Markdown bundle to write (a manifest goes beside it)")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
 
@@ -86,6 +90,12 @@ def _repo_branch(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--repo", required=required, default=None if required else ".")
     p.add_argument("--branch", required=required)
     p.add_argument("--index")
+
+
+def _as_user(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--as", dest="user", metavar="USER",
+                   help="read as this user of the index's access.toml (default: $BRANCHWISE_USER, "
+                        "else the OS user)")
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:

@@ -73,7 +73,7 @@ def run_search(args) -> int:
     else:
         raise UsageError("give a QUERY or --queries FILE")
     requests = [_request(args, query) for query in queries]
-    workspace = Workspace(args.repo, args.index)
+    workspace = Workspace(args.repo, args.index, user=args.user)
     target = workspace.repo.resolve_branch(args.branch) if args.against is None else workspace.repo.resolve(args.against)
     for query, request in zip(queries, requests):
         results = workspace.search(request, args.against)
@@ -98,7 +98,7 @@ def _print_results(query: str, branch: str, results: list[Result]) -> None:
 
 
 def run_inspect(args) -> int:
-    workspace = Workspace(args.repo, args.index)
+    workspace = Workspace(args.repo, args.index, user=args.user)
     rows = workspace.inspect(args.branch)
     if args.json:
         print_json(rows)
@@ -124,7 +124,7 @@ def run_verify(args) -> int:
 def run_export(args) -> int:
     from branchwise.exporting import export_bundle
 
-    workspace = Workspace(args.repo, args.index)
+    workspace = Workspace(args.repo, args.index, user=args.user)
     report = export_bundle(workspace, _request(args, args.query), Path(args.out),
                            against=args.against, allow_secrets=args.allow_secrets)
     print(report.summary_line())
@@ -162,7 +162,8 @@ def run_labels(args) -> int:
 
 def run_review(args) -> int:
     app_module = importlib.import_module("branchwise_tui.app")
-    workspace = Workspace(args.repo, args.index)
+    workspace = Workspace(args.repo, args.index, user=args.user)
+    workspace.restriction  # refuse a forbidden repository before the app starts
     branch = args.branch or workspace.repo.current_branch()
     if branch is None:
         raise UsageError("HEAD is detached or the repository is bare: name a --branch")

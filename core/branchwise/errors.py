@@ -21,3 +21,7 @@ class IndexLockedError(BranchwiseError):
     """Another process is writing the index."""
 
     exit_code = 1
+
+
+class AccessDeniedError(UsageError):
+    """The access file does not let this user read the repository (exit 2: wrong input)."""

@@ -36,6 +36,8 @@ class SearchRequest:
     symbol_type: str | None = None
     path_class: str | None = None
     mode: str = "fused"
+    #: what the access file lets the user read (None: everything); narrows the allowed set
+    allowed_prefixes: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -120,6 +122,10 @@ class Searcher:
         if request.path_prefix:
             base += " AND substr(i.path, 1, ?) = ?"
             params += [len(request.path_prefix), request.path_prefix]
+        if request.allowed_prefixes is not None:
+            clauses = ["substr(i.path, 1, ?) = ?"] * len(request.allowed_prefixes)
+            base += f" AND ({' OR '.join(clauses) or '0'})"
+            params += [part for prefix in request.allowed_prefixes for part in (len(prefix), prefix)]
         self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS allowed (id INTEGER PRIMARY KEY)")
         self.conn.execute("DELETE FROM temp.allowed")
         self.conn.execute(f"INSERT OR IGNORE INTO temp.allowed {base}", params)

@@ -7,10 +7,12 @@ return plain data, so the TUI stays a thin layer over the core.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from functools import cached_property
 from pathlib import Path
 
+from branchwise.access import Restriction, restriction_for
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import UsageError
@@ -23,10 +25,18 @@ from branchwise.store import Store, resolve_index_dir
 
 
 class Workspace:
-    def __init__(self, repo: str | os.PathLike[str] | None, index: str | os.PathLike[str] | None = None):
+    """`user` is who reads (see access.py): None means BRANCHWISE_USER, else the OS user."""
+
+    def __init__(
+        self,
+        repo: str | os.PathLike[str] | None,
+        index: str | os.PathLike[str] | None = None,
+        user: str | None = None,
+    ):
         self.repo = GitRepo(repo if repo is not None else ".")
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
         self.config = Config.load(self.index_dir)
+        self.user = user
         self._store: Store | None = None
 
     @property
@@ -76,6 +86,19 @@ class Workspace:
     # reading ------------------------------------------------------------------------------
 
     @cached_property
+    def restriction(self) -> Restriction | None:
+        """What the access file lets the user read here; raises when it is nothing at all."""
+        return restriction_for(self.index_dir, self.repo.name, self.user)
+
+    def _restricted(self, request: SearchRequest) -> SearchRequest:
+        if self.restriction is None or self.restriction.prefixes is None:
+            return request
+        allowed = self.restriction.prefixes
+        if request.allowed_prefixes is not None:
+            allowed = _intersect_prefixes(request.allowed_prefixes, allowed)
+        return dataclasses.replace(request, allowed_prefixes=allowed)
+
+    @cached_property
     def searcher(self) -> Searcher:
         return Searcher(self.store, self.repo.name, self.config, self.embedder)
 
@@ -92,7 +115,7 @@ class Workspace:
         """Search, verify every result against its target, and apply reviewer labels."""
         from branchwise import labels
 
-        results = self.searcher.search(request)
+        results = self.searcher.search(self._restricted(request))
         self.verifier(request.branch, against).verify(results)
         labels.apply_labels(self.store.conn, results)
         return results
@@ -114,7 +137,8 @@ class Workspace:
         result.label = label
 
     def inspect(self, branch: str) -> list[dict]:
-        """A branch's live set, sorted by path and line."""
+        """A branch's live set (what the user may read of it), sorted by path and line."""
+        restriction = self.restriction
         repo_id = self.store.repo_id(self.repo.name)
         if repo_id is None:
             raise UsageError(f"repository {self.repo.name} is not in the index at {self.index_dir}")
@@ -130,7 +154,14 @@ class Workspace:
         ).fetchall()
         keys = ("path", "qualified_name", "symbol_type", "language", "content_hash",
                 "start_line", "end_line", "path_class")
-        return [dict(zip(keys, r), commit=row["commit_sha"]) for r in rows]
+        return [dict(zip(keys, r), commit=row["commit_sha"]) for r in rows
+                if restriction is None or restriction.allows(r[0])]
+
+
+def _intersect_prefixes(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """Path prefixes inside both sets: the longer of every pair where one contains the other."""
+    both = {a if a.startswith(b) else b for a in wanted for b in allowed if a.startswith(b) or b.startswith(a)}
+    return tuple(sorted(both))
 
 
 def _parents_first(names: list[str]) -> list[str]:

@@ -1,0 +1,116 @@
+"""Who may read what in a shared index: the optional `access.toml` beside the database.
+
+One index can hold several repositories for a team, and not everyone may read all of them.
+The access file names, per user and per group, the repositories they may read and,
+optionally, the path prefixes they are limited to in a repository:
+
+    [users.alice]
+    repositories = ["shop"]
+    groups = ["team"]
+    paths = { shop = ["src/orders/"] }
+
+    [groups.team]
+    repositories = ["engine"]
+
+A user may read the union of what their own entry and their groups grant; a repository
+granted without `paths` by any of them is readable in full. Without an access file nothing is
+restricted. With one, the user is `--as USER`, else `BRANCHWISE_USER`, else the OS user name.
+The result is a restriction that the searcher applies to the allowed set *before* ranking,
+so a forbidden chunk can neither be returned nor push a readable one out of the top k.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from branchwise.errors import AccessDeniedError, UsageError
+
+ACCESS_FILE = "access.toml"
+USER_ENV = "BRANCHWISE_USER"
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """What one user may read of one repository: every path, or only under these prefixes."""
+
+    user: str
+    prefixes: tuple[str, ...] | None  # None: the whole repository
+
+    def allows(self, path: str) -> bool:
+        return self.prefixes is None or path.startswith(self.prefixes)
+
+
+def current_user(explicit: str | None = None) -> str:
+    return explicit or os.environ.get(USER_ENV) or getpass.getuser()
+
+
+def restriction_for(index_dir: Path, repository: str, user: str | None = None) -> Restriction | None:
+    """The restriction on `repository` for `user`; None when the index has no access file.
+
+    Raises AccessDeniedError when the user may not read the repository at all.
+    """
+    path = Path(index_dir) / ACCESS_FILE
+    if not path.exists():
+        return None
+    entries = _load(path)
+    name = current_user(user)
+    grants = [entry for entry in _entries_of(entries, name, path) if repository in entry["repositories"]]
+    if not grants:
+        raise AccessDeniedError(f"user {name!r} may not read repository {repository!r} (see {path})")
+    if any(repository not in entry["paths"] for entry in grants):
+        return Restriction(name, None)
+    prefixes = sorted({prefix for entry in grants for prefix in entry["paths"][repository]})
+    return Restriction(name, tuple(prefixes))
+
+
+def _load(path: Path) -> dict:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"bad access file {path}: {error}") from None
+    unknown = set(data) - {"users", "groups"}
+    if unknown:
+        raise UsageError(f"bad access file {path}: unknown table(s) {', '.join(sorted(unknown))}")
+    return {kind: {name: _entry(entry, f"{kind}.{name}", path) for name, entry in data.get(kind, {}).items()}
+            for kind in ("users", "groups")}
+
+
+def _entry(raw: object, where: str, path: Path) -> dict:
+    """One user or group entry, checked: lists of strings, and paths only for its repositories."""
+    def bad(message: str) -> UsageError:
+        return UsageError(f"bad access file {path}: [{where}] {message}")
+
+    if not isinstance(raw, dict):
+        raise bad("is not a table")
+    entry = {"repositories": raw.get("repositories", []), "groups": raw.get("groups", []),
+             "paths": raw.get("paths", {})}
+    for key in ("repositories", "groups"):
+        if not _strings(entry[key]):
+            raise bad(f"{key} must be a list of strings")
+    if not isinstance(entry["paths"], dict) or not all(_strings(v) for v in entry["paths"].values()):
+        raise bad("paths must map repositories to lists of path prefixes")
+    stray = set(entry["paths"]) - set(entry["repositories"])
+    if stray:
+        raise bad(f"paths name repositories it does not grant: {', '.join(sorted(stray))}")
+    return entry
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _entries_of(entries: dict, user: str, path: Path) -> list[dict]:
+    """The user's own entry and those of their groups (none for an unknown user)."""
+    own = entries["users"].get(user)
+    if own is None:
+        return []
+    found = [own]
+    for group in own["groups"]:
+        if group not in entries["groups"]:
+            raise UsageError(f"bad access file {path}: user {user!r} is in unknown group {group!r}")
+        found.append(entries["groups"][group])
+    return found
