@@ -40,8 +40,8 @@ def run(n_symbols: int, n_branches: int, work: Path) -> dict:
     vectors = VectorIndex(workspace.store, embedder.name, embedder.dim, workspace.config.path_weight)
     distinct_texts = conn.execute("SELECT count(DISTINCT embed_key) FROM versions").fetchone()[0]
     symbol_vectors = conn.execute(
-        "SELECT count(*) FROM embeddings e WHERE model = ? AND EXISTS "
-        "(SELECT 1 FROM versions v WHERE v.embed_key = e.key)", (embedder.name,)
+        "SELECT count(*) FROM embeddings WHERE model = ? AND key IN (SELECT embed_key FROM versions)",
+        (embedder.name,)
     ).fetchone()[0]
     workspace.close()
 
