@@ -90,9 +90,6 @@ def main(argv: list[str] | None = None) -> int:
                  "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
         "items": items,
     }
-    notes_file = Path(__file__).with_name("notes.md")
-    if mode == "full" and notes_file.exists():
-        doc["notes"] = [line[2:] for line in notes_file.read_text().splitlines() if line.startswith("- ")]
     for path in report.write(doc, args.out, dated=mode == "full" and not args.only):
         print(path)
     return 1 if any("error" in item for item in items.values()) else 0

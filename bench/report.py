@@ -121,7 +121,8 @@ def markdown(doc: dict) -> str:
         f"{meta['date']} on {mach['cpu']}, {mach['cores']} cores, {mach['memory_gib']} GiB, no GPU; "
         f"{mach['system']}, Python {mach['python']}, faiss {mach['faiss']}. "
         f"Whole run: {meta['seconds']:.0f} s. Produced by `python -m bench"
-        f"{' --quick' if meta['mode'] == 'quick' else ''}`; details in the JSON beside this file.",
+        f"{' --quick' if meta['mode'] == 'quick' else ''}`; details in the JSON beside this file, "
+        "and what limits each figure in bench/results/README.md.",
         "",
         "| item | what | absolute | baseline (same run) | ratio | target | met |",
         "|---|---|---|---|---|---|---|",
@@ -142,8 +143,6 @@ def markdown(doc: dict) -> str:
                   "| option | build s | p50 ms | p95 ms | recall@10 | note |", "|---|---|---|---|---|---|"]
         lines += [f"| {o['option']} | {o['build_s']} | {o['p50_ms']:.2f} | {o['p95_ms']:.2f} | "
                   f"{o['recall_at_10']:.3f} | {o.get('note', '')} |" for o in f["options"]]
-    if doc.get("notes"):
-        lines += ["", "## Notes", ""] + [f"- {n}" for n in doc["notes"]]
     return "\n".join(lines) + "\n"
 
 
