@@ -6,7 +6,7 @@ import pytest
 
 from branchwise.config import Config
 from branchwise.errors import UsageError
-from branchwise.models import Identity, Label, PathClass, Result, Verdict
+from branchwise.models import Identity, Label, Result, Verdict
 from branchwise.stats import load_records, record_session, recommend, render_text, sparkline, summarize
 
 

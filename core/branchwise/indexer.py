@@ -53,6 +53,7 @@ class BranchSummary:
 
 @dataclass
 class _Run:
+    repo_id: int
     branch_id: int
     commit: str
     summary: BranchSummary
@@ -107,7 +108,7 @@ class Indexer:
                 summary.seconds = time.perf_counter() - started
                 return summary
             branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
-            run = _Run(branch_id, commit, summary)
+            run = _Run(repo_id, branch_id, commit, summary)
             self._apply_changes(run, changes)
             self._embed_pending(run)
             self._finish(repo_id, run, started)
@@ -171,7 +172,7 @@ class Indexer:
             self.progress("parse", done, len(changes))
 
     def _apply_change(self, run: _Run, change: FileChange, generated: frozenset[str]) -> None:
-        repo_id = self.store.repo_id(self.repo.name)
+        repo_id = run.repo_id
         old = dict(
             self.conn.execute(
                 "SELECT l.identity_id, l.version_row FROM live l JOIN identities i ON i.id = l.identity_id "

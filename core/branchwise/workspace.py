@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import os
 from functools import cached_property
-from pathlib import Path
 
 from branchwise.access import Restriction, restriction_for
 from branchwise.config import Config
