@@ -23,17 +23,18 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
-             "retrieval": None},
+             "retrieval": None, "qdrant": (1_000_000, 20, 200)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
-              "retrieval": ("engine", "webapp")},
+              "retrieval": ("engine", "webapp"), "qdrant": (20_000, 20, 30)},
 }
-ITEMS = ("chunking", "indexing", "storage", "filtered_search", "memory", "verification", "startup", "retrieval")
+ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
+         "retrieval")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
-    from bench import (chunking_bench, filtered_search, indexing, memory, retrieval, startup,
-                       storage, verification)
+    from bench import (chunking_bench, filtered_search, indexing, memory, qdrant_search, retrieval,
+                       startup, storage, verification)
 
     if name == "chunking":
         return chunking_bench.run(sizes["chunking"])
@@ -44,6 +45,8 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
     if name == "filtered_search":
         n, branches, queries, hnsw_max = sizes["filtered"]
         return filtered_search.run(n, branches, queries, work, hnsw_max)
+    if name == "qdrant":
+        return qdrant_search.run(*sizes["qdrant"], work)
     if name == "memory":
         return memory.run(work)
     if name == "verification":

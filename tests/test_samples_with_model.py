@@ -15,6 +15,7 @@ import pytest
 from branchwise.exporting import export_bundle
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
+from conftest import BACKENDS, backend_environment
 
 pytestmark = pytest.mark.model
 
@@ -25,12 +26,14 @@ SIGNATURES = {
 }
 
 
-@pytest.fixture(scope="module")
-def engine(sample_repos, tmp_path_factory, monkeypatch_module):
+@pytest.fixture(scope="module", params=BACKENDS)
+def engine(request, sample_repos, tmp_path_factory, monkeypatch_module):
+    """The engine sample indexed (all branches) on each vector backend in turn."""
     monkeypatch_module.delenv("BRANCHWISE_MODEL", raising=False)
-    ws = Workspace(sample_repos["engine"], tmp_path_factory.mktemp("engine-index"))
-    ws.index([], all_branches=True)
-    return ws
+    with backend_environment(request.param, tmp_path_factory.mktemp("engine-backend")):
+        ws = Workspace(sample_repos["engine"], tmp_path_factory.mktemp("engine-index"))
+        ws.index([], all_branches=True)
+        yield ws
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +63,7 @@ def git(repo, *args):
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, tmp_path, monkeypatch):
+def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, tmp_path, monkeypatch, backend):
     """Seed 000's example: the deleted handler is history, current code carries current headers."""
     monkeypatch.delenv("BRANCHWISE_MODEL", raising=False)
     tip = git(shop_repo, "rev-parse", "main")

@@ -36,7 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--wait", action="store_true", help="wait for another writer instead of failing")
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
     p.add_argument("--gc", action="store_true", help="remove unused versions past their retention")
-    p.add_argument("--rebuild", action="store_true", help="rebuild the vector file from the database")
+    p.add_argument("--rebuild", action="store_true", help="rebuild the vectors (file or server) from the database")
+    _backend(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("search", help="search one branch (or all history) of an indexed repository")
@@ -44,11 +45,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", help="file with one query per line (JSON Lines output)")
     _repo_branch(p, required=True)
     _search_options(p)
+    _backend(p)
     _as_user(p)
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("inspect", help="print a branch's live set")
     _repo_branch(p, required=True)
+    _backend(p)
     _as_user(p)
     p.add_argument("--json", action="store_true")
 
@@ -62,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("review", help="open the review app")
     p.add_argument("query", nargs="?", default="")
     _repo_branch(p, required=False)
+    _backend(p)
     p.add_argument("--scope", choices=("branch", "all"), default="branch")
     _as_user(p)
 
@@ -69,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query")
     _repo_branch(p, required=True)
     _search_options(p)
+    _backend(p)
     _as_user(p)
     p.add_argument("--out", required=True, help="Markdown bundle to write (a manifest goes beside it)")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
@@ -90,6 +95,13 @@ def _repo_branch(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--repo", required=required, default=None if required else ".")
     p.add_argument("--branch", required=required)
     p.add_argument("--index")
+
+
+def _backend(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("faiss", "qdrant"),
+                   help="where the searchable index lives (default: the index's config.toml, else faiss)")
+    p.add_argument("--qdrant-url", metavar="URL", help="a Qdrant server (implies --backend qdrant)")
+    p.add_argument("--qdrant-path", metavar="DIR", help="Qdrant's local mode in DIR, for trials and tests")
 
 
 def _as_user(p: argparse.ArgumentParser) -> None:

@@ -17,8 +17,13 @@ from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 
 
+def _workspace(args, user: bool = True) -> Workspace:
+    backend = {"kind": args.backend, "url": args.qdrant_url, "path": args.qdrant_path}
+    return Workspace(args.repo, args.index, user=args.user if user else None, backend=backend)
+
+
 def run_index(args) -> int:
-    workspace = Workspace(args.repo, args.index)
+    workspace = _workspace(args, user=False)
     if args.rebuild:
         _rebuild_vectors(workspace)
     summaries = workspace.index(
@@ -28,7 +33,8 @@ def run_index(args) -> int:
     if args.gc:
         from branchwise.indexer import Indexer
 
-        removed = Indexer(workspace.store, workspace.repo, workspace.config, workspace.embedder).collect_garbage()
+        removed = Indexer(workspace.store, workspace.repo, workspace.config, workspace.embedder,
+                          vectors=_vector_store(workspace)).collect_garbage()
     if args.json:
         data = {"repository": workspace.repo.name, "index": str(workspace.index_dir),
                 "branches": [s.to_json() for s in summaries]}
@@ -45,14 +51,15 @@ def run_index(args) -> int:
     return EXIT_OK
 
 
+def _vector_store(workspace: Workspace):
+    return workspace.backend.vector_store(workspace.store, workspace.embedder, workspace.config.path_weight)
+
+
 def _rebuild_vectors(workspace: Workspace) -> None:
     from branchwise.lock import WriteLock
-    from branchwise.vectors import VectorIndex
 
     with WriteLock(workspace.index_dir):
-        embedder = workspace.embedder
-        index = VectorIndex(workspace.store, embedder.name, embedder.dim, workspace.config.path_weight)
-        index.rebuild()
+        _vector_store(workspace).rebuild()
 
 
 def _request(args, query: str) -> SearchRequest:
@@ -73,7 +80,7 @@ def run_search(args) -> int:
     else:
         raise UsageError("give a QUERY or --queries FILE")
     requests = [_request(args, query) for query in queries]
-    workspace = Workspace(args.repo, args.index, user=args.user)
+    workspace = _workspace(args)
     target = workspace.repo.resolve_branch(args.branch) if args.against is None else workspace.repo.resolve(args.against)
     for query, request in zip(queries, requests):
         results = workspace.search(request, args.against)
@@ -98,7 +105,7 @@ def _print_results(query: str, branch: str, results: list[Result]) -> None:
 
 
 def run_inspect(args) -> int:
-    workspace = Workspace(args.repo, args.index, user=args.user)
+    workspace = _workspace(args)
     rows = workspace.inspect(args.branch)
     if args.json:
         print_json(rows)
@@ -124,7 +131,7 @@ def run_verify(args) -> int:
 def run_export(args) -> int:
     from branchwise.exporting import export_bundle
 
-    workspace = Workspace(args.repo, args.index, user=args.user)
+    workspace = _workspace(args)
     report = export_bundle(workspace, _request(args, args.query), Path(args.out),
                            against=args.against, allow_secrets=args.allow_secrets)
     print(report.summary_line())
@@ -162,7 +169,7 @@ def run_labels(args) -> int:
 
 def run_review(args) -> int:
     app_module = importlib.import_module("branchwise_tui.app")
-    workspace = Workspace(args.repo, args.index, user=args.user)
+    workspace = _workspace(args)
     workspace.restriction  # refuse a forbidden repository before the app starts
     branch = args.branch or workspace.repo.current_branch()
     if branch is None:

@@ -2,7 +2,8 @@
 
 One file per index keeps a shared index consistent for everyone who queries it: the model
 that embedded the vectors must be the model that embeds the queries. `BRANCHWISE_MODEL`
-overrides the model for one process (tests use the hashing embedder this way).
+overrides the model for one process (tests use the hashing embedder this way), and
+`BRANCHWISE_QDRANT_COLLECTION` the Qdrant collections' prefix (backend.py reads the others).
 """
 
 from __future__ import annotations
@@ -30,6 +31,12 @@ class Config:
     failure_threshold: float = 0.4
     #: consecutive rising sessions after which `stats` recommends re-indexing
     rising_sessions: int = 3
+    #: where the searchable index lives: "faiss" (beside the database) or "qdrant" (see backend.py)
+    backend: str = "faiss"
+    qdrant_url: str | None = None
+    qdrant_path: str | None = None
+    #: prefix of the Qdrant collections, so several teams' indexes can share one server
+    qdrant_collection: str = "branchwise"
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
 
@@ -48,6 +55,7 @@ class Config:
             raise UsageError(f"unknown setting(s) in {path}: {', '.join(sorted(unknown))}")
         config = cls(**data)
         config.model = os.environ.get("BRANCHWISE_MODEL", config.model)
+        config.qdrant_collection = os.environ.get("BRANCHWISE_QDRANT_COLLECTION", config.qdrant_collection)
         return config
 
     def chunking_rules(self):

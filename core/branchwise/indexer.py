@@ -18,13 +18,13 @@ from datetime import datetime, timedelta, timezone
 import json
 
 from branchwise.chunking import chunk_file, path_embedding_text
+from branchwise.backend import Backend, VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitrepo import FileChange, GitRepo
-from branchwise.lexical import words
+from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store, utc_now
-from branchwise.vectors import VectorIndex
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 EMBED_BATCH = 128
@@ -58,6 +58,8 @@ class _Run:
     commit: str
     summary: BranchSummary
     new_rows: list[int] = field(default_factory=list)
+    #: versions whose place in this branch's live set changed (for a shared backend's payloads)
+    touched: set[int] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # embedding key -> text
 
 
@@ -75,6 +77,7 @@ class Indexer:
         config: Config,
         embedder: Embedder,
         progress: Progress | None = None,
+        vectors: VectorStore | None = None,
     ):
         self.store = store
         self.repo = repo
@@ -83,14 +86,13 @@ class Indexer:
         self.rules = config.chunking_rules()
         self.progress = progress or (lambda stage, done, total: None)
         self.conn = store.conn
-        self._vectors: VectorIndex | None = None
+        self._vectors = vectors
 
     @property
-    def vectors(self) -> VectorIndex:
+    def vectors(self) -> VectorStore:
+        """FAISS unless the caller chose a backend (see backend.py)."""
         if self._vectors is None:
-            self._vectors = VectorIndex(
-                self.store, self.embedder.name, self.embedder.dim, self.config.path_weight
-            )
+            self._vectors = Backend().vector_store(self.store, self.embedder, self.config.path_weight)
         return self._vectors
 
     # the public step ----------------------------------------------------------------------
@@ -139,6 +141,7 @@ class Indexer:
                 "INSERT INTO skipped_files SELECT ?, path, reason FROM skipped_files WHERE branch_id = ?",
                 (branch_id, base_row["id"]),
             )
+            self.store.mark_unpublished(self._live_rows(branch_id))
             summary.base = f"inherited from {base_row['name']}"
             return branch_id, changes
         summary.base = "full"
@@ -184,6 +187,7 @@ class Indexer:
             "DELETE FROM skipped_files WHERE branch_id = ? AND path = ?", (run.branch_id, change.path)
         )
         seen: set[int] = set()
+        run.touched.update(old.values())
         if change.new_blob is not None:
             data = self.repo.read_blob(change.new_blob)
             file_chunks = chunk_file(
@@ -198,6 +202,7 @@ class Indexer:
                     continue
                 seen.add(identity_id)
                 version_row = self._version_row(run, identity_id, chunk, change.new_blob)
+                run.touched.add(version_row)
                 self.conn.execute(
                     "INSERT INTO live VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (branch_id, identity_id) "
                     "DO UPDATE SET version_row = excluded.version_row, blob = excluded.blob, "
@@ -253,11 +258,8 @@ class Indexer:
         self.conn.execute(
             "INSERT INTO lexical (rowid, symbol, name, signature, docstring, code, path) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                version_row, words(chunk.identity.qualified_name.rsplit(".", 1)[-1]),
-                words(chunk.identity.qualified_name), words(chunk.signature),
-                chunk.docstring, words(chunk.text), words(chunk.identity.path),
-            ),
+            (version_row, *fts_columns(chunk.identity.qualified_name, chunk.signature,
+                                       chunk.docstring, chunk.text, chunk.identity.path)),
         )
         run.new_rows.append(version_row)
         run.summary.versions_added += 1
@@ -315,11 +317,16 @@ class Indexer:
             (run.commit, self._commit_time(run.commit), now, run.branch_id),
         )
         self.store.set_meta("generation", str(self.store.generation() + 1))
+        self.store.mark_unpublished(run.touched)
+        self.store.mark_unpublished(run.new_rows, point=True)
         run.summary.seconds = time.perf_counter() - started
         self.conn.execute(
             "INSERT INTO runs (repo_id, branch, commit_sha, started, finished, summary) VALUES (?, ?, ?, ?, ?, ?)",
             (repo_id, run.summary.branch, run.commit, now, utc_now(), json.dumps(run.summary.to_json())),
         )
+
+    def _live_rows(self, branch_id: int) -> list[int]:
+        return [r[0] for r in self.conn.execute("SELECT version_row FROM live WHERE branch_id = ?", (branch_id,))]
 
     def _commit_time(self, commit: str) -> str:
         return self.repo.commit_time(commit).isoformat(timespec="seconds")
@@ -333,6 +340,7 @@ class Indexer:
             repo_id = self.store.repo_id(self.repo.name, str(self.repo.path))
             gone = [row for row in self.store.branches(repo_id) if row["name"] not in existing]
             for row in gone:
+                self.store.mark_unpublished(self._live_rows(row["id"]))
                 for table in ("live", "skipped_files", "tombstones"):
                     self.conn.execute(f"DELETE FROM {table} WHERE branch_id = ?", (row["id"],))
                 self.conn.execute("DELETE FROM branches WHERE id = ?", (row["id"],))
@@ -352,6 +360,7 @@ class Indexer:
                     (cutoff, cutoff),
                 )
             ]
+            self.store.mark_unpublished(doomed, point=True)
             for start in range(0, len(doomed), 900):
                 chunk = doomed[start : start + 900]
                 marks = ",".join("?" * len(chunk))

@@ -17,6 +17,18 @@ STOP_WORDS = frozenset(
 )
 
 
+#: BM25 weights of the lexical columns, in `fts_columns` order
+COLUMN_WEIGHTS = (8.0, 4.0, 3.0, 2.0, 1.0, 2.0)
+
+
+def fts_columns(qualified_name: str, signature: str, docstring: str, code: str, path: str) -> tuple[str, ...]:
+    """A version's lexical document: symbol, name, signature, docstring, code and path words."""
+    return (
+        words(qualified_name.rsplit(".", 1)[-1]), words(qualified_name), words(signature),
+        docstring, words(code), words(path),
+    )
+
+
 def split_identifier(name: str) -> list[str]:
     """`OrderApiClient` -> order, api, client; `ensure_cancellable` -> ensure, cancellable."""
     return [part.lower() for chunk in name.split("_") for part in _PART.findall(chunk)]

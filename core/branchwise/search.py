@@ -5,18 +5,23 @@ The allowed set (the branch's live set, or every version of the repository for
 selector and FTS5 as a row filter, so another branch's code can neither appear nor push a
 visible result out of the top k. Generated, backup, fixture and vendored code never takes a
 usable result's place: it is listed after the usable results, marked for exclusion.
+
+`HybridSearch` is that pipeline, shared by every backend; `Searcher` runs it over the local
+SQLite database and FAISS, `qdrant_backend.QdrantSearcher` over a Qdrant server's payloads.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
 import numpy as np
 
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
-from branchwise.lexical import fts_query, name_query
+from branchwise.lexical import COLUMN_WEIGHTS, fts_query, name_query
 from branchwise.models import EXCLUDED_CLASSES, Identity, PathClass, Result
 from branchwise.store import Store
 from branchwise.vectors import VectorIndex
@@ -48,8 +53,102 @@ class BranchInfo:
     indexed_at: str
 
 
-class Searcher:
-    """Answers many queries for one repository of one index; the model loads once."""
+class HybridSearch:
+    """Dense, lexical and name rankings over one allowed set, fused and turned into results.
+
+    A backend supplies the branch records, the allowed set (`_scope`, fixed before any
+    ranking), the three rankings over it and the result of a ranked key.
+    """
+
+    repository: str
+    embedder: Embedder
+
+    def search(self, request: SearchRequest) -> list[Result]:
+        if request.mode not in MODES:
+            raise UsageError(f"unknown ranking mode {request.mode!r} (choose from {', '.join(MODES)})")
+        if request.scope not in ("branch", "all"):
+            raise UsageError(f"unknown scope {request.scope!r} (choose branch or all)")
+        branch = self.branch(request.branch)
+        scope = self._scope(branch, request)
+        depth = max(50, request.top_k * 5)
+        rankings = []
+        if request.mode in ("fused", "dense"):
+            rankings.append(self._dense(self.embedder.embed([request.query])[0], scope, depth))
+        if request.mode in ("fused", "lexical"):
+            rankings.append(self._lexical(request.query, scope, depth))
+        if request.mode == "fused":
+            rankings.append(self._names(request.query, scope, depth))
+        fused = _reciprocal_rank_fusion(rankings) if request.mode == "fused" else rankings[0]
+        return self._assemble(fused, branch, request)
+
+    # what a backend supplies ----------------------------------------------------------------
+
+    def branches(self) -> list[BranchInfo]:
+        raise NotImplementedError
+
+    def branch(self, name: str) -> BranchInfo:
+        for info in self.branches():
+            if info.name == name:
+                return info
+        indexed = ", ".join(b.name for b in self.branches()) or "none"
+        raise UsageError(f"branch {name!r} of {self.repository} is not indexed (indexed: {indexed})")
+
+    def _scope(self, branch: BranchInfo, request: SearchRequest) -> Any:
+        raise NotImplementedError
+
+    def _dense(self, vector: np.ndarray, scope: Any, depth: int) -> list[tuple[Any, float]]:
+        raise NotImplementedError
+
+    def _lexical(self, question: str, scope: Any, depth: int) -> list[tuple[Any, float]]:
+        raise NotImplementedError
+
+    def _names(self, question: str, scope: Any, depth: int) -> list[tuple[Any, float]]:
+        raise NotImplementedError
+
+    def _result(self, key: Any, score: float, branch: BranchInfo) -> Result:
+        raise NotImplementedError
+
+    def parent_signature(self, result: Result) -> str | None:
+        """The signature line of a result's enclosing symbol (for bundle headers)."""
+        raise NotImplementedError
+
+    def live_set(self, branch: str) -> list[dict]:
+        """A branch's live set, sorted by path and line (what `inspect` prints)."""
+        raise NotImplementedError
+
+    # turning ranked keys into results -------------------------------------------------------
+
+    def _assemble(self, ranked: list[tuple[Any, float]], branch: BranchInfo, request: SearchRequest) -> list[Result]:
+        usable: list[Result] = []
+        excluded: list[Result] = []
+        seen: set[Identity] = set()
+        history_slots = max(1, request.top_k // 2)
+        for key, score in ranked:
+            if len(usable) >= request.top_k:
+                break
+            result = self._result(key, score, branch)
+            if result.identity in seen:  # --scope all: one version per identity, the best
+                continue
+            if result.history:
+                if history_slots == 0:  # history informs, it never crowds out current code
+                    continue
+                history_slots -= 1
+            seen.add(result.identity)
+            if result.path_class in EXCLUDED_CLASSES:
+                if len(excluded) < request.top_k:
+                    excluded.append(result)
+            else:
+                usable.append(result)
+        ordered = usable + excluded
+        for rank, result in enumerate(ordered, 1):
+            result.rank = rank
+        return ordered
+
+
+class Searcher(HybridSearch):
+    """The local backend: SQLite (records, live sets, FTS5) and FAISS; the model loads once."""
+
+
 
     def __init__(self, store: Store, repository: str, config: Config, embedder: Embedder):
         self.store = store
@@ -70,34 +169,13 @@ class Searcher:
             )
         return self._vectors
 
-    def branch(self, name: str) -> BranchInfo:
-        row = self.store.branch(self.repo_id, name)
-        if row is None:
-            indexed = ", ".join(r["name"] for r in self.store.branches(self.repo_id)) or "none"
-            raise UsageError(f"branch {name!r} of {self.repository} is not indexed (indexed: {indexed})")
-        return BranchInfo(row["id"], row["name"], row["commit_sha"], row["indexed_at"])
+    def branches(self) -> list[BranchInfo]:
+        return [BranchInfo(r["id"], r["name"], r["commit_sha"], r["indexed_at"])
+                for r in self.store.branches(self.repo_id)]
 
     # the search ---------------------------------------------------------------------------
 
-    def search(self, request: SearchRequest) -> list[Result]:
-        if request.mode not in MODES:
-            raise UsageError(f"unknown ranking mode {request.mode!r} (choose from {', '.join(MODES)})")
-        if request.scope not in ("branch", "all"):
-            raise UsageError(f"unknown scope {request.scope!r} (choose branch or all)")
-        branch = self.branch(request.branch)
-        allowed = self._allowed_rows(branch, request)
-        depth = max(50, request.top_k * 5)
-        rankings = []
-        if request.mode in ("fused", "dense"):
-            rankings.append(self._dense(request.query, allowed, depth))
-        if request.mode in ("fused", "lexical"):
-            rankings.append(self._lexical(fts_query(request.query), depth))
-        if request.mode == "fused":
-            rankings.append(self._lexical(name_query(request.query), depth))
-        fused = _reciprocal_rank_fusion(rankings) if request.mode == "fused" else rankings[0]
-        return self._assemble(fused, branch, request)
-
-    def _allowed_rows(self, branch: BranchInfo, request: SearchRequest) -> np.ndarray:
+    def _scope(self, branch: BranchInfo, request: SearchRequest) -> np.ndarray:
         """Version rows visible to this request, also left in temp.allowed for FTS5."""
         if request.scope == "branch":
             base = (
@@ -132,48 +210,28 @@ class Searcher:
         rows = self.conn.execute("SELECT id FROM temp.allowed").fetchall()
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 
-    def _dense(self, query: str, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
-        vector = self.embedder.embed([query])[0]
+    def _dense(self, vector: np.ndarray, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
         return self.vectors.search(vector, allowed, depth)
 
-    def _lexical(self, match: str | None, depth: int) -> list[tuple[int, float]]:
+    def _lexical(self, question: str, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
+        return self._bm25(fts_query(question), depth)
+
+    def _names(self, question: str, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
+        return self._bm25(name_query(question), depth)
+
+    def _bm25(self, match: str | None, depth: int) -> list[tuple[int, float]]:
         """BM25 over names, signatures, docstrings, code words and paths, within the allowed set."""
         if match is None:
             return []
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
         rows = self.conn.execute(
-            "SELECT rowid, bm25(lexical, 8.0, 4.0, 3.0, 2.0, 1.0, 2.0) AS rank FROM lexical "
+            f"SELECT rowid, bm25(lexical, {weights}) AS rank FROM lexical "
             "WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed) ORDER BY rank LIMIT ?",
             (match, depth),
         ).fetchall()
         return [(row_id, -rank) for row_id, rank in rows]
 
     # turning rows into results ------------------------------------------------------------
-
-    def _assemble(self, ranked: list[tuple[int, float]], branch: BranchInfo, request: SearchRequest) -> list[Result]:
-        usable: list[Result] = []
-        excluded: list[Result] = []
-        seen: set[Identity] = set()
-        history_slots = max(1, request.top_k // 2)
-        for version_row, score in ranked:
-            if len(usable) >= request.top_k:
-                break
-            result = self._result(version_row, score, branch)
-            if result.identity in seen:  # --scope all: one version per identity, the best
-                continue
-            if result.history:
-                if history_slots == 0:  # history informs, it never crowds out current code
-                    continue
-                history_slots -= 1
-            seen.add(result.identity)
-            if result.path_class in EXCLUDED_CLASSES:
-                if len(excluded) < request.top_k:
-                    excluded.append(result)
-            else:
-                usable.append(result)
-        ordered = usable + excluded
-        for rank, result in enumerate(ordered, 1):
-            result.rank = rank
-        return ordered
 
     def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
         (version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
@@ -238,6 +296,20 @@ class Searcher:
             (self.repo_id, result.path, result.parent),
         ).fetchone()
         return row[0] if row else None
+
+
+    def live_set(self, branch: str) -> list[dict]:
+        info = self.branch(branch)
+        rows = self.conn.execute(
+            "SELECT i.path, i.qualified_name, i.symbol_type, i.language, v.content_hash, "
+            "l.start_line, l.end_line, v.path_class FROM live l "
+            "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+            "WHERE l.branch_id = ? ORDER BY i.path, l.start_line, i.qualified_name",
+            (info.id,),
+        ).fetchall()
+        keys = ("path", "qualified_name", "symbol_type", "language", "content_hash",
+                "start_line", "end_line", "path_class")
+        return [dict(zip(keys, r), commit=info.commit) for r in rows]
 
 
 def _reciprocal_rank_fusion(rankings: list[list[tuple[int, float]]]) -> list[tuple[int, float]]:

@@ -63,6 +63,8 @@ CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL, branch TEXT NOT NULL,
     commit_sha TEXT NOT NULL, started TEXT NOT NULL, finished TEXT NOT NULL,
     summary TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS unpublished (
+    version_row INTEGER PRIMARY KEY, version_id TEXT NOT NULL, point INTEGER NOT NULL);
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5 (
     symbol, name, signature, docstring, code, path, tokenize = 'porter unicode61');
 """
@@ -135,6 +137,22 @@ class Store:
     def generation(self) -> int:
         """Bumped by every committed change to versions; the FAISS file records the one it matches."""
         return int(self.meta("generation") or 0)
+
+    # the outbox of a shared backend ------------------------------------------------------
+
+    def mark_unpublished(self, version_rows, point: bool = False) -> None:
+        """Record versions whose visibility changed (`point`: or which are new or gone) since
+        a shared vector backend last published; written in the index run's transaction, so
+        a crash between the commit and the publishing loses nothing (see qdrant_backend.py)."""
+        rows = sorted(set(version_rows))
+        for start in range(0, len(rows), 900):
+            chunk = rows[start : start + 900]
+            self.conn.execute(
+                f"INSERT INTO unpublished SELECT id, version_id, ? FROM versions WHERE id IN "
+                f"({','.join('?' * len(chunk))}) ON CONFLICT (version_row) "
+                "DO UPDATE SET point = max(point, excluded.point)",
+                (int(point), *chunk),
+            )
 
     # repositories and branches --------------------------------------------------------------
 

@@ -10,11 +10,10 @@ them, which is exact again, so a narrow filter never loses recall. IVF keeps `ad
 `remove` (HNSW cannot remove) and measured fastest at the target recall: see bench/ and
 bench/results/.
 
-Vectors are derived data. A version's vector is its symbol text's embedding plus a small
-share of its file path's embedding (both cached in SQLite by model and text hash), so a
-renamed file or a moved function reuses its symbol embedding. The FAISS file records the
-store generation it was built for; when it is missing, corrupt or behind, it is rebuilt
-from SQLite, which makes an interrupted index run harmless.
+Vectors are derived data (see version_vectors.py). The FAISS file records the store
+generation it was built for; when it is missing, corrupt or behind, it is rebuilt from
+SQLite, which makes an interrupted index run harmless. This is the default, embedded
+backend; qdrant_backend.py is the shared-server one.
 """
 
 from __future__ import annotations
@@ -27,18 +26,12 @@ import faiss
 import numpy as np
 
 from branchwise.store import Store
+from branchwise.version_vectors import version_vectors
 
 #: Up to this many vectors the index is an exact flat scan; above it, an IVF index (see below).
 FLAT_MAX = 100_000
 #: Lists probed for an unfiltered query; a filtered one probes more (see `nprobe_for`).
 NPROBE = 16
-
-
-def combine(symbol: np.ndarray, path: np.ndarray, path_weight: float) -> np.ndarray:
-    """The searchable vector of a version: symbol + weighted path, re-normalised."""
-    mixed = symbol + path_weight * path
-    norms = np.linalg.norm(mixed, axis=-1, keepdims=True)
-    return (mixed / np.where(norms == 0, 1, norms)).astype(np.float32)
 
 
 def _slug(model: str) -> str:
@@ -79,6 +72,9 @@ class VectorIndex:
         tmp_meta.write_text(json.dumps(meta))
         os.replace(tmp_meta, self.meta_file)
 
+    def sync(self) -> None:
+        """Nothing to do: a file behind the database was already rebuilt when it was loaded."""
+
     def rebuild(self) -> faiss.Index:
         """Recompute every version's vector from the SQLite embedding cache."""
         rows = self.store.conn.execute("SELECT id FROM versions ORDER BY id").fetchall()
@@ -99,26 +95,7 @@ class VectorIndex:
 
     def vectors_for(self, version_rows: list[int]) -> tuple[np.ndarray, np.ndarray]:
         """(ids, vectors) for the given version rows whose embeddings are cached."""
-        if not version_rows:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
-        found_ids, symbol_vecs, path_vecs = [], [], []
-        conn = self.store.conn
-        for start in range(0, len(version_rows), 900):
-            chunk = version_rows[start : start + 900]
-            marks = ",".join("?" * len(chunk))
-            query = f"""
-                SELECT v.id, s.vector, p.vector FROM versions v
-                JOIN embeddings s ON s.model = ? AND s.key = v.embed_key
-                JOIN embeddings p ON p.model = ? AND p.key = v.path_key
-                WHERE v.id IN ({marks})"""
-            for row_id, symbol, path in conn.execute(query, (self.model, self.model, *chunk)):
-                found_ids.append(row_id)
-                symbol_vecs.append(np.frombuffer(symbol, dtype=np.float32))
-                path_vecs.append(np.frombuffer(path, dtype=np.float32))
-        if not found_ids:
-            return np.zeros(0, dtype=np.int64), np.zeros((0, self.dim), dtype=np.float32)
-        vectors = combine(np.vstack(symbol_vecs), np.vstack(path_vecs), self.path_weight)
-        return np.asarray(found_ids, dtype=np.int64), vectors
+        return version_vectors(self.store, self.model, self.dim, self.path_weight, version_rows)
 
     def add(self, version_rows: list[int]) -> None:
         ids, vectors = self.vectors_for(version_rows)

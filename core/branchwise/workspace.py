@@ -12,6 +12,7 @@ import os
 from functools import cached_property
 
 from branchwise.access import Restriction, restriction_for
+from branchwise.backend import Backend
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import UsageError
@@ -19,7 +20,7 @@ from branchwise.gitrepo import GitRepo
 from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
 from branchwise.models import Label, Result
-from branchwise.search import BranchInfo, Searcher, SearchRequest
+from branchwise.search import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import Store, resolve_index_dir
 
 
@@ -31,11 +32,14 @@ class Workspace:
         repo: str | os.PathLike[str] | None,
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
+        backend: Backend | dict | None = None,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
         self.config = Config.load(self.index_dir)
         self.user = user
+        #: where the searchable index lives; a dict holds the command line's choices
+        self.backend = backend if isinstance(backend, Backend) else Backend.resolve(self.config, **(backend or {}))
         self._store: Store | None = None
 
     @property
@@ -76,10 +80,12 @@ class Workspace:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
         with WriteLock(self.index_dir, wait=wait):
-            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress)
+            vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
+            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
             summaries = [indexer.index_branch(name) for name in _parents_first(names)]
             if prune:
                 indexer.prune_branches()
+            vectors.sync()
         return summaries
 
     # reading ------------------------------------------------------------------------------
@@ -98,17 +104,14 @@ class Workspace:
         return dataclasses.replace(request, allowed_prefixes=allowed)
 
     @cached_property
-    def searcher(self) -> Searcher:
-        return Searcher(self.store, self.repo.name, self.config, self.embedder)
+    def searcher(self) -> HybridSearch:
+        return self.backend.searcher(self.store, self.repo.name, self.config, self.embedder)
 
     def indexed_branches(self) -> list[BranchInfo]:
-        repo_id = self.store.repo_id(self.repo.name)
-        if repo_id is None:
+        try:
+            return self.searcher.branches()
+        except UsageError:  # the repository is not in the index yet
             return []
-        return [
-            BranchInfo(r["id"], r["name"], r["commit_sha"], r["indexed_at"])
-            for r in self.store.branches(repo_id)
-        ]
 
     def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
         """Search, verify every result against its target, and apply reviewer labels."""
@@ -138,23 +141,8 @@ class Workspace:
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
-        repo_id = self.store.repo_id(self.repo.name)
-        if repo_id is None:
-            raise UsageError(f"repository {self.repo.name} is not in the index at {self.index_dir}")
-        row = self.store.branch(repo_id, branch)
-        if row is None:
-            raise UsageError(f"branch {branch!r} of {self.repo.name} is not indexed")
-        rows = self.store.conn.execute(
-            "SELECT i.path, i.qualified_name, i.symbol_type, i.language, v.content_hash, "
-            "l.start_line, l.end_line, v.path_class FROM live l "
-            "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
-            "WHERE l.branch_id = ? ORDER BY i.path, l.start_line, i.qualified_name",
-            (row["id"],),
-        ).fetchall()
-        keys = ("path", "qualified_name", "symbol_type", "language", "content_hash",
-                "start_line", "end_line", "path_class")
-        return [dict(zip(keys, r), commit=row["commit_sha"]) for r in rows
-                if restriction is None or restriction.allows(r[0])]
+        return [row for row in self.searcher.live_set(branch)
+                if restriction is None or restriction.allows(row["path"])]
 
 
 def _intersect_prefixes(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:

@@ -1,0 +1,104 @@
+"""Where the searchable index lives: FAISS beside the database, or a shared Qdrant server.
+
+The SQLite database in the index directory stays the writer's source of truth either way
+(identities, versions, live sets, the embedding cache). The vector backend holds what a
+search ranks: with FAISS, one file of vectors, the rest read from SQLite; with Qdrant, one
+point per version carrying everything a result and its verification need, so a teammate
+with only a checkout and the server's address can search, verify and export.
+
+Chosen per command (`--backend`, `--qdrant-url`, `--qdrant-path`), per process
+(`BRANCHWISE_BACKEND`, `BRANCHWISE_QDRANT_URL`, `BRANCHWISE_QDRANT_PATH`) or per index
+(`backend`, `qdrant_url`, `qdrant_path`, `qdrant_collection` in config.toml), in that order.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from branchwise.errors import UsageError
+
+if TYPE_CHECKING:
+    from branchwise.config import Config
+    from branchwise.embedding import Embedder
+    from branchwise.search import HybridSearch
+    from branchwise.store import Store
+
+BACKENDS = ("faiss", "qdrant")
+
+
+class VectorStore(Protocol):
+    """What the indexer needs of a vector backend."""
+
+    def add(self, version_rows: list[int]) -> None:
+        """New versions whose embeddings are cached."""
+
+    def remove(self, version_rows: list[int]) -> None:
+        """Versions garbage-collected from the database."""
+
+    def save(self) -> None:
+        """Make this run's changes durable (FAISS: the file; Qdrant: publish the outbox)."""
+
+    def rebuild(self) -> object:
+        """Recompute everything from the database."""
+
+    def sync(self) -> None:
+        """Catch up with the database after a run that changed nothing (or a lost backend)."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    kind: str = "faiss"
+    qdrant_url: str | None = None
+    qdrant_path: str | None = None
+    collection: str = "branchwise"
+
+    @classmethod
+    def resolve(
+        cls, config: "Config", kind: str | None = None, url: str | None = None, path: str | None = None
+    ) -> "Backend":
+        """Flags first, then the environment, then the index's config.toml."""
+        if kind is None:  # a Qdrant address on the command line implies the backend
+            kind = os.environ.get("BRANCHWISE_BACKEND") or ("qdrant" if url or path else config.backend)
+        url = url or os.environ.get("BRANCHWISE_QDRANT_URL") or config.qdrant_url
+        path = path or os.environ.get("BRANCHWISE_QDRANT_PATH") or config.qdrant_path
+        if kind not in BACKENDS:
+            raise UsageError(f"unknown backend {kind!r} (choose from {', '.join(BACKENDS)})")
+        if kind == "faiss":
+            return cls()
+        if not url and not path:
+            raise UsageError("the qdrant backend needs --qdrant-url URL (a server) or --qdrant-path DIR "
+                             "(local mode), or qdrant_url in the index's config.toml")
+        if url and path:
+            raise UsageError("give either --qdrant-url or --qdrant-path, not both")
+        return cls("qdrant", url or None, str(os.path.abspath(path)) if path else None, config.qdrant_collection)
+
+    @property
+    def shared(self) -> bool:
+        return self.kind == "qdrant"
+
+    def describe(self) -> str:
+        if self.kind == "faiss":
+            return "faiss"
+        return f"qdrant at {self.qdrant_url or self.qdrant_path} (collections {self.collection}-*)"
+
+    # factories ----------------------------------------------------------------------------
+
+    def vector_store(self, store: "Store", embedder: "Embedder", path_weight: float) -> VectorStore:
+        if self.kind == "faiss":
+            from branchwise.vectors import VectorIndex
+
+            return VectorIndex(store, embedder.name, embedder.dim, path_weight)
+        from branchwise.qdrant_backend import QdrantPublisher
+
+        return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight)
+
+    def searcher(self, store: "Store", repository: str, config: "Config", embedder: "Embedder") -> "HybridSearch":
+        if self.kind == "faiss":
+            from branchwise.search import Searcher
+
+            return Searcher(store, repository, config, embedder)
+        from branchwise.qdrant_backend import QdrantSearcher
+
+        return QdrantSearcher(self, repository, config, embedder)
