@@ -78,6 +78,15 @@ def summary_rows(items: dict) -> list[tuple]:
                      f"p50 {p['p50_ms']:.2f} ms, p95 {p['p95_ms']:.2f} ms, recall@10 {p['recall_at_10']:.3f}",
                      f"exact flat p50 {base['p50_ms']:.1f} ms", f"{f['speedup_p50']:.0f}x faster",
                      "p50 <= 20 ms, recall >= 0.95", _f(p["p50_ms"] <= 20 and p["recall_at_10"] >= 0.95)))
+    if "qdrant" in items and "error" not in items["qdrant"]:
+        q = items["qdrant"]
+        opts = {o.get("key"): o for o in q["options"]}
+        pay, base, ids = opts["payload"], opts["faiss"], opts["ids"]
+        what = (f"{q['setup']['stored_versions']:,} versions, payload filter branches == B "
+                f"(id filter: p50 {ids['p50_ms']:.1f} ms)")
+        figures = f"p50 {pay['p50_ms']:.2f} ms, p95 {pay['p95_ms']:.2f} ms, recall@10 {pay['recall_at_10']:.3f}"
+        rows.append(("4 filtered search, Qdrant Edge", what, figures, f"FAISS product p50 {base['p50_ms']:.2f} ms",
+                     f"{q['payload_vs_faiss_p50']:.2f}x FAISS p50", "", ""))
     if "memory" in items and "error" not in items["memory"]:
         m = items["memory"]
         rows.append(("6 memory", f"search process over {m['stored_versions']:,} versions",
@@ -143,7 +152,39 @@ def markdown(doc: dict) -> str:
                   "| option | build s | p50 ms | p95 ms | recall@10 | note |", "|---|---|---|---|---|---|"]
         lines += [f"| {o['option']} | {o['build_s']} | {o['p50_ms']:.2f} | {o['p95_ms']:.2f} | "
                   f"{o['recall_at_10']:.3f} | {o.get('note', '')} |" for o in f["options"]]
+    if "qdrant" in doc["items"] and "error" not in doc["items"]["qdrant"]:
+        lines += _qdrant_section(doc["items"]["qdrant"])
     return "\n".join(lines) + "\n"
+
+
+def _qdrant_section(q: dict) -> list[str]:
+    e, u, s = q["edge"], q["edge"]["update"], q["setup"]
+    plain = e["payload_m_0"]
+    intro = (f"Same corpus, queries and exact truth as item 4: {s['stored_versions']:,} versions, "
+             f"{s['branches']} branches, live set {s['live_set']:,}, {s['queries']} queries, k = 10. "
+             "Qdrant Edge (Qdrant's Rust segment engine in-process; no server here), dot product, "
+             f"m 16, ef_construct 100, one search thread, {e['segments']} segments. Build = ingest + "
+             "optimize (HNSW). The FAISS row is the product's index measured in the same run.")
+    lines = ["", "## Qdrant beside FAISS, branch-filtered (item 4 corpus)", "", intro, "",
+             "| option | build s | p50 ms | p95 ms | recall@10 | note |", "|---|---|---|---|---|---|"]
+    for o in q["options"]:
+        if "error" in o:
+            lines.append(f"| {o['option']} | | | | | failed: {o['error']} |")
+            continue
+        lines.append(f"| {o['option']} | {o['build_s']} | {o['p50_ms']:.2f} | {o['p95_ms']:.2f} | "
+                     f"{o['recall_at_10']:.3f} | {o.get('note', '')} |")
+    build = (f"- Build: ingest {e['ingest_points_per_s']:,} points/s; HNSW optimize {e['optimize_s']:.0f} s "
+             f"with per-branch payload links, {plain['optimize_s']:.0f} s with payload_m=0. RSS growth "
+             f"{e['rss_growth_after_optimize_mb']:,} MB, shard on disk {e['disk_mb']:,} MB.")
+    update = (f"- Live-set change, payload approach: {u['points_changed']:,} points ({u['left_branch']:,} leave, "
+              f"{u['joined_branch']:,} join a live set of {u['branch_live_set']:,}) rewritten in "
+              f"{u['set_payload_operations']:,} set_payload calls: {u['seconds']:.2f} s "
+              f"({u['points_per_s']:,} points/s); re-optimize afterwards {u['reoptimize_s']:.1f} s; "
+              f"count matches the new live set: {_f(u['count_after_matches_live_set'])}.")
+    by_id = (f"- Id filter: nothing to update, but each query carries {e['id_filter_ids_per_query']:,} ids "
+             f"(about {e['id_filter_json_bytes_per_query'] / 1000:,.0f} kB as JSON per request to a server); "
+             f"p50 {q['id_filter_vs_payload_p50']:.1f}x the payload filter's.")
+    return [*lines, "", build, update, by_id]
 
 
 def write(doc: dict, out: Path, dated: bool) -> list[Path]:

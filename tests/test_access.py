@@ -46,7 +46,8 @@ QUERIES = ("cancel order", "order status", "refund order status", "create order 
 
 
 @pytest.fixture(autouse=True)
-def hashing_model(monkeypatch):
+def hashing_model(monkeypatch, backend):
+    """Every test here runs on each vector backend (see conftest.py)."""
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
     monkeypatch.delenv("BRANCHWISE_USER", raising=False)
 

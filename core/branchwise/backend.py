@@ -38,13 +38,11 @@ class VectorStore(Protocol):
         """Versions garbage-collected from the database."""
 
     def save(self) -> None:
-        """Make this run's changes durable (FAISS: the file; Qdrant: publish the outbox)."""
+        """Make the changes durable once per command (FAISS: the file, if it changed; Qdrant:
+        publish the outbox, and everything to a new or lost collection)."""
 
     def rebuild(self) -> object:
         """Recompute everything from the database."""
-
-    def sync(self) -> None:
-        """Catch up with the database after a run that changed nothing (or a lost backend)."""
 
 
 @dataclass(frozen=True)

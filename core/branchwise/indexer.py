@@ -114,8 +114,7 @@ class Indexer:
             self._apply_changes(run, changes)
             self._embed_pending(run)
             self._finish(repo_id, run, started)
-        vectors.add(run.new_rows)
-        vectors.save()
+        vectors.add(run.new_rows)  # saved (FAISS) or published (Qdrant) by the caller, once
         return summary
 
     # choosing where to start --------------------------------------------------------------

@@ -59,8 +59,9 @@ def fts_query(question: str) -> str | None:
 
 
 def name_query(question: str) -> str | None:
-    """An FTS5 query for symbols whose own name spells the question ("optimizer thresholds")."""
+    """An FTS5 filter for symbols whose own name holds every word of the question
+    ("optimizer thresholds" -> `optimizer_thresholds`, `ThresholdsOptimizer`)."""
     terms = [t for t in query_terms(question) if "_" not in t]
     if not 1 < len(terms) <= 4:
         return None
-    return "symbol : \"" + " ".join(terms) + "\""
+    return "symbol : (" + " AND ".join(f'"{term}"' for term in terms) + ")"

@@ -1,18 +1,19 @@
 """The lexical channel as sparse vectors, for a backend without SQLite FTS5 (Qdrant).
 
-It reproduces what FTS5 computes for `lexical.fts_columns` documents: the same words,
-unicode61-style tokens with the Porter stemmer, and per term the BM25 saturation of its
-column-weighted frequency (FTS5's bm25() with `COLUMN_WEIGHTS`). The document side carries
-those weights; the query side is 1 per term; the engine multiplies in each term's inverse
-document frequency over the collection (Qdrant's `Modifier.IDF`, computed at query time, so it
-stays right as the corpus grows). Two differences from FTS5 remain: Qdrant's IDF is
-ln(1 + (N - n + 0.5) / (n + 0.5)) where FTS5 omits the 1 +, and a quoted multi-word term
-matches its words anywhere rather than as a phrase.
+It computes what FTS5's bm25() computes for `lexical.fts_columns` documents, so that both
+backends rank alike: the same words, unicode61-style tokens with the Porter stemmer, per term
+the BM25 saturation of its column-weighted frequency (`COLUMN_WEIGHTS`) on the document side,
+and on the query side each term's inverse document frequency in FTS5's form, from document
+counts the writer publishes (taken from FTS5's own vocabulary). The score, a sparse dot
+product, is then FTS5's bm25 score. Two approximations remain: the average document length
+is the one of the first publishing (FTS5 uses today's), and a quoted multi-word term matches
+its words anywhere rather than as a phrase.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections import Counter
 from functools import lru_cache
@@ -58,7 +59,7 @@ def document_terms(columns: tuple[str, ...]) -> tuple[Counter, int]:
 
 
 def document_vector(columns: tuple[str, ...], average_length: float) -> tuple[list[int], list[float]]:
-    """(indices, values) of a document: BM25-saturated weighted frequencies, IDF left to the engine."""
+    """(indices, values) of a document: BM25-saturated weighted frequencies (IDF: query side)."""
     weighted, length = document_terms(columns)
     norm = K1 * (1 - B + B * length / max(average_length, 1.0))
     by_id: dict[int, float] = {}
@@ -69,13 +70,10 @@ def document_vector(columns: tuple[str, ...], average_length: float) -> tuple[li
     return indices, [by_id[i] for i in indices]
 
 
-def query_vector(question: str, name_only: bool = False) -> tuple[list[int], list[float]] | None:
-    """(indices, values) of a question's terms, or None when nothing in it is searchable."""
-    stems = query_stems(question, name_only)
-    if not stems:
-        return None
-    indices = sorted({term_id(s) for s in stems})
-    return indices, [1.0] * len(indices)
+def idf(documents: int, containing: int) -> float:
+    """FTS5's inverse document frequency, with its floor for terms in most documents."""
+    value = math.log((documents - containing + 0.5) / (containing + 0.5)) if documents else 0.0
+    return value if value > 0 else 1e-6
 
 
 def query_stems(question: str, name_only: bool = False) -> list[str]:

@@ -4,15 +4,17 @@ Two collections (names start with the configured prefix, default `branchwise`):
 
 - `<prefix>-versions-<model>`: one point per version, its id the version id's first 128 bits
   as a UUID. Vector `dense` is the vector FAISS would hold (version_vectors.py); sparse vector
-  `lexical` holds the BM25 term weights of the words FTS5 would index (lexical_sparse.py), the
-  server applying IDF. The payload carries everything a result and its verification need
+  `lexical` holds the BM25 term weights of the words FTS5 would index (lexical_sparse.py). The payload carries everything a result and its verification need
   (identity, text, signature, docstring, path class, blob and lines, first seen), `dirs` (the
   path's prefixes at `/` boundaries, for `--path-prefix` and access prefixes), `symbol_words`
   (the name channel) and the visibility: `branches` (the branches whose live set holds the
   version), `live` ({branch: [blob, start, end]}) and `gone` ({branch: [deleted at, last commit,
   blob, start, end, when]}).
+- `<prefix>-terms-<model>`: vector-less points, one per lexical term: how many versions hold
+  it (FTS5's own count), from which a reader computes the query's IDF weights.
 - `<prefix>-branches`: vector-less points, one per indexed branch (commit, indexed_at), and
-  one per publishing database (its uid, the average document length its BM25 weights use).
+  one per publishing database (its uid, its document count and the average document length
+  its BM25 weights use).
 
 Branch visibility is a payload filter on `branches`, rewritten in place (set_payload) for
 the versions whose live-set membership changed; per-query id lists were measured against it
@@ -45,6 +47,8 @@ from branchwise.store import Store
 from branchwise.version_vectors import version_vectors
 
 BATCH = 256
+#: re-send every point's BM25 weights when the average document length moves this much
+AVERAGE_DRIFT = 0.05
 _NAMESPACE = uuid.UUID("6c1d2f0e-3b5a-4c57-9d1e-b2a9f0c4e7aa")
 _clients: dict[str, Any] = {}
 
@@ -121,6 +125,10 @@ def versions_collection(prefix: str, model: str) -> str:
     return f"{prefix}-versions-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in model)
 
 
+def terms_collection(prefix: str, model: str) -> str:
+    return versions_collection(prefix, model).replace("-versions-", "-terms-", 1)
+
+
 def branches_collection(prefix: str) -> str:
     return f"{prefix}-branches"
 
@@ -157,6 +165,7 @@ class QdrantPublisher:
         self.path_weight = path_weight
         self.client = client_for(backend)
         self.versions = versions_collection(backend.collection, model)
+        self.terms = terms_collection(backend.collection, model)
         self.branches = branches_collection(backend.collection)
         self.local = backend.qdrant_url is None
 
@@ -171,9 +180,6 @@ class QdrantPublisher:
         with talking(self.backend):
             self._publish()
 
-    def sync(self) -> None:
-        self.save()  # cheap when the outbox is empty; re-sends everything to a new collection
-
     def rebuild(self) -> None:
         with self.store.transaction():
             self._mark_everything()
@@ -183,14 +189,22 @@ class QdrantPublisher:
 
     def _publish(self) -> None:
         models = _models()
-        self._ensure_collections(models)
-        record = self._publisher_record()
+        created = self._ensure_collections(models)
+        record = None if created else self._publisher_record()
         if record is None:  # a new collection, or one this database never wrote: send all
             with self.store.transaction():
                 self._mark_everything()
-            average = self._average_length()
+                self.store.conn.execute("DELETE FROM published_terms")
+            average = None
         else:
             average = record["average_length"]
+        documents, counts = self._vocabulary()
+        today = sum(total for _docs, total in counts.values()) / max(documents, 1)
+        if average is not None and abs(today / average - 1) > AVERAGE_DRIFT:
+            with self.store.transaction():  # BM25 weights drifted from FTS5's: send them again
+                self._mark_everything()
+            average = None
+        average = today if average is None else average
         conn = self.store.conn
         while True:
             rows = conn.execute(
@@ -201,12 +215,41 @@ class QdrantPublisher:
             self._publish_batch(models, rows, average)
             marks = ",".join("?" * len(rows))
             conn.execute(f"DELETE FROM unpublished WHERE version_row IN ({marks})", [r[0] for r in rows])
+        self._publish_terms(models, counts)
         self._publish_branches(models)
         self.client.upsert(self.branches, [models.PointStruct(
             id=_record_id("publisher", self._store_uid()), vector={},
             payload={"kind": "publisher", "store": self._store_uid(), "model": self.model,
-                     "average_length": average, "generation": self.store.generation()},
+                     "documents": documents, "average_length": average,
+                     "generation": self.store.generation()},
         )], wait=True)
+
+    def _vocabulary(self) -> tuple[int, dict[str, tuple[int, int]]]:
+        """FTS5's own statistics: documents, and per term (documents holding it, occurrences)."""
+        conn = self.store.conn
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_terms USING fts5vocab(main, lexical, row)")
+        documents = conn.execute("SELECT COUNT(*) FROM lexical").fetchone()[0]
+        return documents, {term: (docs, total) for term, docs, total in
+                           conn.execute("SELECT term, doc, cnt FROM temp.lexical_terms")}
+
+    def _publish_terms(self, models, counts: dict[str, tuple[int, int]]) -> None:
+        """Send the document counts that changed since the last publishing (and drop gone terms)."""
+        conn = self.store.conn
+        published = dict(conn.execute("SELECT term, documents FROM published_terms"))
+        changed = {t: docs for t, (docs, _total) in counts.items() if published.get(t) != docs}
+        gone = [t for t in published if t not in counts]
+        items = list(changed.items())
+        for start in range(0, len(items), 1000):
+            part = items[start : start + 1000]
+            self.client.upsert(self.terms, [models.PointStruct(
+                id=lexical_sparse.term_id(term), vector={}, payload={"term": term, "documents": docs},
+            ) for term, docs in part], wait=True)
+        if gone:
+            self.client.delete(self.terms, models.PointIdsList(points=sorted({lexical_sparse.term_id(t) for t in gone})),
+                               wait=True)
+        with self.store.transaction():
+            conn.executemany("INSERT OR REPLACE INTO published_terms VALUES (?, ?)", changed.items())
+            conn.executemany("DELETE FROM published_terms WHERE term = ?", [(t,) for t in gone])
 
     def _mark_everything(self) -> None:
         self.store.conn.execute(
@@ -214,22 +257,29 @@ class QdrantPublisher:
             "ON CONFLICT (version_row) DO UPDATE SET point = 1"
         )
 
-    def _ensure_collections(self, models) -> None:
-        if not self.client.collection_exists(self.versions):
+    def _ensure_collections(self, models) -> bool:
+        """Create missing collections; True when the versions collection is new (or was lost)."""
+        created = not self.client.collection_exists(self.versions)
+        if created:
             self.client.create_collection(
                 self.versions,
                 vectors_config={"dense": models.VectorParams(size=self.dim, distance=models.Distance.DOT)},
-                sparse_vectors_config={"lexical": models.SparseVectorParams(modifier=models.Modifier.IDF)},
+                sparse_vectors_config={"lexical": models.SparseVectorParams()},
             )
             if not self.local:  # local mode has no payload indexes (it scans)
                 for field in ("repository", "branches", "language", "symbol_type", "path_class", "dirs",
                               "symbol_words", "path", "qualified_name"):
                     self.client.create_payload_index(self.versions, field, models.PayloadSchemaType.KEYWORD)
+        if created and self.client.collection_exists(self.terms):
+            self.client.delete_collection(self.terms)
+        if not self.client.collection_exists(self.terms):
+            self.client.create_collection(self.terms, vectors_config={})
         if not self.client.collection_exists(self.branches):
             self.client.create_collection(self.branches, vectors_config={})
             if not self.local:
-                for field in ("kind", "repository"):
+                for field in ("kind", "repository", "model"):
                     self.client.create_payload_index(self.branches, field, models.PayloadSchemaType.KEYWORD)
+        return created
 
     def _store_uid(self) -> str:
         uid = self.store.meta("store_uid")
@@ -243,15 +293,6 @@ class QdrantPublisher:
         if not found or found[0].payload.get("model") != self.model:
             return None
         return found[0].payload
-
-    def _average_length(self) -> float:
-        """Average tokens per lexical document (BM25's length norm), from a sample of versions."""
-        rows = self.store.conn.execute(
-            "SELECT i.qualified_name, v.signature, v.docstring, v.text, i.path FROM versions v "
-            "JOIN identities i ON i.id = v.identity_id ORDER BY random() LIMIT 2000"
-        ).fetchall()
-        lengths = [lexical_sparse.document_terms(fts_columns(*row))[1] for row in rows]
-        return float(np.mean(lengths)) if lengths else 1.0
 
     def _publish_batch(self, models, rows: list[tuple[int, str, int]], average: float) -> None:
         version_rows = [r[0] for r in rows]
@@ -369,6 +410,7 @@ class QdrantSearcher(HybridSearch):
     """Search over the server's payloads only: no local database is read."""
 
     def __init__(self, backend, repository: str, config, embedder):
+        super().__init__()
         self.backend = backend
         self.repository = repository
         self.config = config
@@ -376,6 +418,7 @@ class QdrantSearcher(HybridSearch):
         self.client = client_for(backend)
         self.models = _models()
         self.versions = versions_collection(backend.collection, embedder.name)
+        self.terms = terms_collection(backend.collection, embedder.name)
         self.branches_name = branches_collection(backend.collection)
         self._payloads: dict[str, dict] = {}
         with talking(backend):
@@ -429,25 +472,43 @@ class QdrantSearcher(HybridSearch):
             self._payloads[str(point.id)] = point.payload
         return [(str(point.id), float(point.score)) for point in points]
 
+    def _version_ids(self, keys: list[str]) -> dict[str, str]:
+        return {key: self._payloads[key]["version_id"] for key in keys}
+
     def _dense(self, vector: np.ndarray, scope, depth: int) -> list[tuple[str, float]]:
         return self._query(vector.astype(np.float32).tolist(), "dense", scope, depth)
 
     def _lexical(self, question: str, scope, depth: int) -> list[tuple[str, float]]:
-        sparse = lexical_sparse.query_vector(question)
-        if sparse is None:
-            return []
-        return self._query(self.models.SparseVector(indices=sparse[0], values=sparse[1]), "lexical", scope, depth)
+        query = self._weighted(lexical_sparse.query_stems(question))
+        return self._query(query, "lexical", scope, depth) if query else []
 
     def _names(self, question: str, scope, depth: int) -> list[tuple[str, float]]:
-        """Symbols whose own name holds every word of the question, ranked by those words."""
+        """Symbols whose own name holds every word of the question, ranked as `_lexical` ranks."""
         m = self.models
         stems = lexical_sparse.query_stems(question, name_only=True)
-        if not stems:
+        query = self._weighted(lexical_sparse.query_stems(question)) if stems else None
+        if not query:
             return []
         named = m.Filter(must=[scope, *(m.FieldCondition(key="symbol_words", match=m.MatchValue(value=s))
                                         for s in stems)])
-        indices = sorted({lexical_sparse.term_id(s) for s in stems})
-        return self._query(m.SparseVector(indices=indices, values=[1.0] * len(indices)), "lexical", named, depth)
+        return self._query(query, "lexical", named, depth)
+
+    def _weighted(self, stems: list[str]):
+        """The query's sparse vector: each known term weighted by its IDF, as FTS5's bm25 does."""
+        if not stems:
+            return None
+        m = self.models
+        ids = sorted({lexical_sparse.term_id(s) for s in stems})
+        with talking(self.backend):
+            counts = {int(p.id): p.payload["documents"] for p in self.client.retrieve(self.terms, ids, with_payload=True)}
+            documents = sum(p.payload.get("documents", 0) for p in _scroll(self.client, self.branches_name, m.Filter(
+                must=[m.FieldCondition(key="kind", match=m.MatchValue(value="publisher")),
+                      m.FieldCondition(key="model", match=m.MatchValue(value=self.embedder.name))]),
+                with_payload=True))
+        known = [i for i in ids if i in counts]
+        if not known:
+            return None
+        return m.SparseVector(indices=known, values=[lexical_sparse.idf(documents, counts[i]) for i in known])
 
     # results ------------------------------------------------------------------------------
 

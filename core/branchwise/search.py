@@ -63,6 +63,9 @@ class HybridSearch:
     repository: str
     embedder: Embedder
 
+    def __init__(self) -> None:
+        self._query_vectors: dict[str, np.ndarray] = {}
+
     def search(self, request: SearchRequest) -> list[Result]:
         if request.mode not in MODES:
             raise UsageError(f"unknown ranking mode {request.mode!r} (choose from {', '.join(MODES)})")
@@ -73,15 +76,35 @@ class HybridSearch:
         depth = max(50, request.top_k * 5)
         rankings = []
         if request.mode in ("fused", "dense"):
-            rankings.append(self._dense(self.embedder.embed([request.query])[0], scope, depth))
+            rankings.append(self._dense(self._query_vector(request.query), scope, depth))
         if request.mode in ("fused", "lexical"):
             rankings.append(self._lexical(request.query, scope, depth))
         if request.mode == "fused":
             rankings.append(self._names(request.query, scope, depth))
+        rankings = [self._settle_ties(ranking) for ranking in rankings]
         fused = _reciprocal_rank_fusion(rankings) if request.mode == "fused" else rankings[0]
         return self._assemble(fused, branch, request)
 
+    def _query_vector(self, query: str) -> np.ndarray:
+        """The query's embedding, remembered: the review app asks again on every branch switch."""
+        cache = self._query_vectors
+        if query not in cache:
+            if len(cache) >= 256:
+                cache.pop(next(iter(cache)))
+            cache[query] = self.embedder.embed([query])[0]
+        return cache[query]
+
+    def _settle_ties(self, ranking: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+        """Equal scores (a function copied to another file, say) in version-id order, so every
+        backend ranks alike; scores equal to 5 decimals count as equal (engines round apart)."""
+        ids = self._version_ids([key for key, _score in ranking])
+        return sorted(ranking, key=lambda item: (-round(item[1], 5), ids[item[0]]))
+
     # what a backend supplies ----------------------------------------------------------------
+
+    def _version_ids(self, keys: list[Any]) -> dict[Any, str]:
+        """The version id of each ranked key."""
+        raise NotImplementedError
 
     def branches(self) -> list[BranchInfo]:
         raise NotImplementedError
@@ -151,6 +174,7 @@ class Searcher(HybridSearch):
 
 
     def __init__(self, store: Store, repository: str, config: Config, embedder: Embedder):
+        super().__init__()
         self.store = store
         self.conn = store.conn
         self.repository = repository
@@ -210,6 +234,10 @@ class Searcher(HybridSearch):
         rows = self.conn.execute("SELECT id FROM temp.allowed").fetchall()
         return np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
 
+    def _version_ids(self, keys: list[int]) -> dict[int, str]:
+        marks = ",".join("?" * len(keys))
+        return dict(self.conn.execute(f"SELECT id, version_id FROM versions WHERE id IN ({marks})", keys))
+
     def _dense(self, vector: np.ndarray, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
         return self.vectors.search(vector, allowed, depth)
 
@@ -217,17 +245,21 @@ class Searcher(HybridSearch):
         return self._bm25(fts_query(question), depth)
 
     def _names(self, question: str, allowed: np.ndarray, depth: int) -> list[tuple[int, float]]:
-        return self._bm25(name_query(question), depth)
+        """Symbols whose own name holds every word of the question, ranked as `_lexical` ranks."""
+        names = name_query(question)
+        return self._bm25(fts_query(question), depth, within=names) if names else []
 
-    def _bm25(self, match: str | None, depth: int) -> list[tuple[int, float]]:
-        """BM25 over names, signatures, docstrings, code words and paths, within the allowed set."""
+    def _bm25(self, match: str | None, depth: int, within: str | None = None) -> list[tuple[int, float]]:
+        """BM25 over names, signatures, docstrings, code words and paths, within the allowed set
+        (and among the rows matching `within`)."""
         if match is None:
             return []
         weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        narrower = " AND rowid IN (SELECT rowid FROM lexical WHERE lexical MATCH ?)" if within else ""
         rows = self.conn.execute(
             f"SELECT rowid, bm25(lexical, {weights}) AS rank FROM lexical "
-            "WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed) ORDER BY rank LIMIT ?",
-            (match, depth),
+            f"WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed){narrower} ORDER BY rank LIMIT ?",
+            (match, *([within] if within else []), depth),
         ).fetchall()
         return [(row_id, -rank) for row_id, rank in rows]
 

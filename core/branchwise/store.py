@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS runs (
     summary TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS unpublished (
     version_row INTEGER PRIMARY KEY, version_id TEXT NOT NULL, point INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS published_terms (term TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5 (
     symbol, name, signature, docstring, code, path, tokenize = 'porter unicode61');
 """

@@ -48,6 +48,7 @@ class VectorIndex:
         self.path_weight = path_weight
         self.file = store.index_dir / f"vectors-{_slug(model)}.faiss"
         self.meta_file = self.file.with_suffix(".json")
+        self._changed = False  # vectors added or removed since the file was written
         self.index = self._load() or self.rebuild()
 
     # persistence --------------------------------------------------------------------------
@@ -63,17 +64,16 @@ class VectorIndex:
         return index if index.ntotal == meta.get("count") else None
 
     def save(self) -> None:
-        """Atomically replace the FAISS file and its generation record."""
-        tmp = self.file.with_suffix(".faiss.tmp")
-        faiss.write_index(self.index, str(tmp))
-        os.replace(tmp, self.file)
+        """Atomically replace the FAISS file (when its vectors changed) and its generation record."""
+        if self._changed:
+            tmp = self.file.with_suffix(".faiss.tmp")
+            faiss.write_index(self.index, str(tmp))
+            os.replace(tmp, self.file)
+            self._changed = False
         meta = {"generation": self.store.generation(), "count": int(self.index.ntotal), "dim": self.dim}
         tmp_meta = self.meta_file.with_suffix(".json.tmp")
         tmp_meta.write_text(json.dumps(meta))
         os.replace(tmp_meta, self.meta_file)
-
-    def sync(self) -> None:
-        """Nothing to do: a file behind the database was already rebuilt when it was loaded."""
 
     def rebuild(self) -> faiss.Index:
         """Recompute every version's vector from the SQLite embedding cache."""
@@ -87,6 +87,7 @@ class VectorIndex:
         all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
         self.index = build_index(self.dim, all_ids, all_vectors)
+        self._changed = True
         if self.store.index_dir.exists():
             self.save()
         return self.index
@@ -101,11 +102,13 @@ class VectorIndex:
         ids, vectors = self.vectors_for(version_rows)
         if len(ids):
             self.index.add_with_ids(vectors, ids)
+            self._changed = True
             self._reshape_if_needed()
 
     def remove(self, version_rows: list[int]) -> None:
         if version_rows:
             self.index.remove_ids(np.asarray(version_rows, dtype=np.int64))
+            self._changed = True
             self._reshape_if_needed()
 
     def _reshape_if_needed(self) -> None:

@@ -85,7 +85,7 @@ class Workspace:
             summaries = [indexer.index_branch(name) for name in _parents_first(names)]
             if prune:
                 indexer.prune_branches()
-            vectors.sync()
+            vectors.save()
         return summaries
 
     # reading ------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ def _preview_text(app, part: str) -> str:
 
 
 @run_async
-async def test_type_query_relabel_export_and_persist(shop_index, tmp_path):
+async def test_type_query_relabel_export_and_persist(backend, shop_index, tmp_path):
+    """On each vector backend: the review app is the same over FAISS and over Qdrant."""
     repo, index_dir = shop_index
     app = create_app(Workspace(repo, index_dir), branch="main", scope="all")
     bundle = tmp_path / "out" / "bundle.md"
