@@ -8,6 +8,7 @@ ranking, cannot change the order of what the user may see.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from branchwise.backend import Backend
+from branchwise.config import Config
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
@@ -82,6 +85,9 @@ def ranking(workspace: Workspace, query: str, mode: str) -> list[tuple[str, str,
 
 
 def cli(*argv, **env) -> subprocess.CompletedProcess:
+    from branchwise.qdrant_backend import close_clients
+
+    close_clients()  # Qdrant's local mode lets one process at a time open its folder
     out = subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)],
                          capture_output=True, text=True, env={**os.environ, **env})
     assert "Traceback" not in out.stderr, out.stderr
@@ -129,9 +135,11 @@ def test_forbidden_chunks_do_not_change_the_ranking_of_readable_ones(index, tmp_
     indexed; on this corpus the order does not, and fusion uses ranks only (see the README)."""
     alone_index = tmp_path / "alone-index"
     alone = make_repo(tmp_path / "alone" / "shop", ORDERS)
-    Workspace(alone, alone_index).index(["main"])
+    backend = Backend.resolve(Config.load(alone_index))  # a second "shop": its own Qdrant collections
+    backend = dataclasses.replace(backend, collection=backend.collection + "-alone")
+    Workspace(alone, alone_index, backend=backend).index(["main"])
     restricted = Workspace(shop(tmp_path), index, user="alice")
-    unrestricted = Workspace(alone, alone_index)
+    unrestricted = Workspace(alone, alone_index, backend=backend)
     for query in QUERIES:
         assert ranking(restricted, query, "dense") == ranking(unrestricted, query, "dense"), query
         for mode in ("fused", "lexical"):

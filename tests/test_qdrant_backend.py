@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from branchwise.errors import BranchwiseError
 from branchwise.exporting import export_bundle
 from branchwise.models import Label
 from branchwise.qdrant_backend import QdrantPublisher, close_clients
@@ -240,3 +241,14 @@ def test_cli_over_qdrant_and_its_errors(tmp_path, monkeypatch):
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
     shutil.rmtree(qdrant_dir)
     close_clients()
+
+
+def test_a_second_index_directory_may_not_overwrite_a_published_repository(tmp_path, qdrant):
+    repo = GitBuilder(tmp_path / "shopdemo")
+    repo.write("src/payments.py", "def charge_card(card, amount):\n    return amount\n")
+    repo.commit("initial")
+    Workspace(repo.path, tmp_path / "job-index").index(["main"])
+    with pytest.raises(BranchwiseError, match="is published from another index directory"):
+        Workspace(repo.path, tmp_path / "another-index").index(["main"])
+    assert Workspace(repo.path, tmp_path / "reader").search(SearchRequest("charge card", "main"))
+

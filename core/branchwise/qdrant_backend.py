@@ -190,6 +190,7 @@ class QdrantPublisher:
     def _publish(self) -> None:
         models = _models()
         created = self._ensure_collections(models)
+        self._check_ownership(models)
         record = None if created else self._publisher_record()
         if record is None:  # a new collection, or one this database never wrote: send all
             with self.store.transaction():
@@ -372,6 +373,25 @@ class QdrantPublisher:
             entry["branches"].sort()
         return out
 
+    def _branch_records(self, models, repositories: list[str]) -> list:
+        if not repositories:
+            return []
+        return list(_scroll(self.client, self.branches, models.Filter(must=[
+            models.FieldCondition(key="kind", match=models.MatchValue(value="branch")),
+            models.FieldCondition(key="repository", match=models.MatchAny(any=repositories)),
+        ]), with_payload=True))
+
+    def _check_ownership(self, models) -> None:
+        """Refuse to write a repository that another index directory publishes: two databases
+        would overwrite each other's points and visibility."""
+        repositories = [name for (name,) in self.store.conn.execute("SELECT name FROM repositories")]
+        for record in self._branch_records(models, repositories):
+            if record.payload.get("store") != self._store_uid():
+                raise BranchwiseError(
+                    f"repository {record.payload['repository']!r} in {self.backend.describe()} is published "
+                    "from another index directory; one index job writes a repository (give a second one "
+                    "its own qdrant_collection)")
+
     def _publish_branches(self, models) -> None:
         """Branch records of this database's repositories: upsert the indexed, drop the pruned."""
         wanted = {}
@@ -379,13 +399,10 @@ class QdrantPublisher:
             for row in self.store.branches(repo_id):
                 wanted[_record_id("branch", repository, row["name"])] = {
                     "kind": "branch", "repository": repository, "name": row["name"],
-                    "commit": row["commit_sha"], "indexed_at": row["indexed_at"],
+                    "commit": row["commit_sha"], "indexed_at": row["indexed_at"], "store": self._store_uid(),
                 }
         repositories = [name for (name,) in self.store.conn.execute("SELECT name FROM repositories")]
-        stale = [p.id for p in _scroll(self.client, self.branches, models.Filter(must=[
-            models.FieldCondition(key="kind", match=models.MatchValue(value="branch")),
-            models.FieldCondition(key="repository", match=models.MatchAny(any=repositories)),
-        ])) if str(p.id) not in wanted] if repositories else []
+        stale = [p.id for p in self._branch_records(models, repositories) if str(p.id) not in wanted]
         if wanted:
             self.client.upsert(self.branches, [models.PointStruct(id=i, vector={}, payload=p)
                                                for i, p in wanted.items()], wait=True)
