@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ITEMS = ("chunking", "indexing", "storage", "filtered_search", "memory", "verification", "startup", "retrieval")
+ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
+         "retrieval")
 
 
 def _numbers(value) -> list:

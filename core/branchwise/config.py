@@ -37,6 +37,10 @@ class Config:
     qdrant_path: str | None = None
     #: prefix of the Qdrant collections, so several teams' indexes can share one server
     qdrant_collection: str = "branchwise"
+    #: Qdrant's HNSW search breadth (None: the server's default) or an exact scan; recall
+    #: against latency, measured in bench/results/README.md
+    qdrant_hnsw_ef: int | None = None
+    qdrant_exact: bool = False
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
 

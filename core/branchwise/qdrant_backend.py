@@ -482,9 +482,10 @@ class QdrantSearcher(HybridSearch):
         return m.Filter(must=must)
 
     def _query(self, query, using: str, query_filter, depth: int) -> list[tuple[str, float]]:
+        params = self.models.SearchParams(hnsw_ef=self.config.qdrant_hnsw_ef, exact=self.config.qdrant_exact)
         with talking(self.backend):
             points = self.client.query_points(self.versions, query=query, using=using, query_filter=query_filter,
-                                              limit=depth, with_payload=True).points
+                                              search_params=params, limit=depth, with_payload=True).points
         for point in points:
             self._payloads[str(point.id)] = point.payload
         return [(str(point.id), float(point.score)) for point in points]
