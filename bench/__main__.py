@@ -26,7 +26,7 @@ SIZES = {
              "retrieval": None, "qdrant": (1_000_000, 20, 200)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
-              "retrieval": ("engine", "webapp"), "qdrant": (20_000, 20, 30)},
+              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20)},
 }
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval")

@@ -253,6 +253,7 @@ class QdrantPublisher:
             conn.executemany("DELETE FROM published_terms WHERE term = ?", [(t,) for t in gone])
 
     def _mark_everything(self) -> None:
+        self.store.set_meta("publishing", "1")  # from now on every index run fills the outbox
         self.store.conn.execute(
             "INSERT INTO unpublished SELECT id, version_id, 1 FROM versions WHERE true "
             "ON CONFLICT (version_row) DO UPDATE SET point = 1"
