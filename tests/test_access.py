@@ -85,7 +85,7 @@ def ranking(workspace: Workspace, query: str, mode: str) -> list[tuple[str, str,
 
 
 def cli(*argv, **env) -> subprocess.CompletedProcess:
-    from branchwise.qdrant_backend import close_clients
+    from branchwise.qdrant import close_clients
 
     close_clients()  # Qdrant's local mode lets one process at a time open its folder
     out = subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)],

@@ -19,7 +19,7 @@ import pytest
 from branchwise.errors import BranchwiseError
 from branchwise.exporting import export_bundle
 from branchwise.models import Label
-from branchwise.qdrant_backend import QdrantPublisher, close_clients
+from branchwise.qdrant import QdrantPublisher, close_clients
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from conftest import backend_environment

@@ -88,7 +88,7 @@ class Backend:
             from branchwise.vectors import VectorIndex
 
             return VectorIndex(store, embedder.name, embedder.dim, path_weight)
-        from branchwise.qdrant_backend import QdrantPublisher
+        from branchwise.qdrant import QdrantPublisher
 
         return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight)
 
@@ -97,6 +97,6 @@ class Backend:
             from branchwise.search import Searcher
 
             return Searcher(store, repository, config, embedder)
-        from branchwise.qdrant_backend import QdrantSearcher
+        from branchwise.qdrant import QdrantSearcher
 
         return QdrantSearcher(self, repository, config, embedder)

@@ -7,7 +7,7 @@ visible result out of the top k. Generated, backup, fixture and vendored code ne
 usable result's place: it is listed after the usable results, marked for exclusion.
 
 `HybridSearch` is that pipeline, shared by every backend; `Searcher` runs it over the local
-SQLite database and FAISS, `qdrant_backend.QdrantSearcher` over a Qdrant server's payloads.
+SQLite database and FAISS, `qdrant.QdrantSearcher` over a Qdrant server's payloads.
 """
 
 from __future__ import annotations

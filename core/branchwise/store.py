@@ -144,7 +144,7 @@ class Store:
     def mark_unpublished(self, version_rows, point: bool = False) -> None:
         """Record versions whose visibility changed (`point`: or which are new or gone) since
         a shared vector backend last published; written in the index run's transaction, so
-        a crash between the commit and the publishing loses nothing (see qdrant_backend.py).
+        a crash between the commit and the publishing loses nothing (see qdrant/).
         A database that never published keeps no outbox: its first publishing sends all."""
         if self.meta("publishing") is None:
             return

@@ -13,7 +13,7 @@ bench/results/.
 Vectors are derived data (see version_vectors.py). The FAISS file records the store
 generation it was built for; when it is missing, corrupt or behind, it is rebuilt from
 SQLite, which makes an interrupted index run harmless. This is the default, embedded
-backend; qdrant_backend.py is the shared-server one.
+backend; qdrant/ is the shared-server one.
 """
 
 from __future__ import annotations

@@ -1,0 +1,281 @@
+"""The index job's side of the Qdrant backend: publish the database's outbox to the server.
+
+Every index run records, in its own transaction, which versions it added, removed, or moved
+in or out of a live set (the `unpublished` table). `save` sends them: new points (vector,
+sparse vector, payload), visibility payloads rewritten in place, deletions; then the term
+counts and branch records. A row leaves the outbox only once Qdrant acknowledged it.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from branchwise import lexical_sparse
+from branchwise.errors import BranchwiseError
+from branchwise.lexical import fts_columns
+from branchwise.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,
+                                          qdrant_models, record_id, scroll_all, talking, terms_collection,
+                                          versions_collection)
+from branchwise.store import Store
+from branchwise.version_vectors import version_vectors
+
+BATCH = 256
+#: re-send every point's BM25 weights when the average document length moves this much
+AVERAGE_DRIFT = 0.05
+
+
+class QdrantPublisher:
+    """The indexer's vector store for Qdrant: publishes the database's outbox to the server."""
+
+    def __init__(self, backend, store: Store, model: str, dim: int, path_weight: float):
+        self.backend = backend
+        self.store = store
+        self.model = model
+        self.dim = dim
+        self.path_weight = path_weight
+        self.client = client_for(backend)
+        self.versions = versions_collection(backend.collection, model)
+        self.terms = terms_collection(backend.collection, model)
+        self.branches = branches_collection(backend.collection)
+        self.local = backend.qdrant_url is None
+
+    # VectorStore: the outbox already holds the changes, `save` publishes them
+    def add(self, version_rows: list[int]) -> None:
+        pass
+
+    def remove(self, version_rows: list[int]) -> None:
+        pass
+
+    def save(self) -> None:
+        with talking(self.backend):
+            self._publish()
+
+    def rebuild(self) -> None:
+        with self.store.transaction():
+            self._mark_everything()
+        self.save()
+
+    # publishing -------------------------------------------------------------------------
+
+    def _publish(self) -> None:
+        models = qdrant_models()
+        created = self._ensure_collections(models)
+        self._check_ownership(models)
+        record = None if created else self._publisher_record()
+        if record is None:  # a new collection, or one this database never wrote: send all
+            with self.store.transaction():
+                self._mark_everything()
+                self.store.conn.execute("DELETE FROM published_terms")
+            average = None
+        else:
+            average = record["average_length"]
+        documents, counts = self._vocabulary()
+        today = sum(total for _docs, total in counts.values()) / max(documents, 1)
+        if average is not None and abs(today / average - 1) > AVERAGE_DRIFT:
+            with self.store.transaction():  # BM25 weights drifted from FTS5's: send them again
+                self._mark_everything()
+            average = None
+        average = today if average is None else average
+        conn = self.store.conn
+        while True:
+            rows = conn.execute(
+                "SELECT version_row, version_id, point FROM unpublished ORDER BY version_row LIMIT ?", (BATCH,)
+            ).fetchall()
+            if not rows:
+                break
+            self._publish_batch(models, rows, average)
+            marks = ",".join("?" * len(rows))
+            conn.execute(f"DELETE FROM unpublished WHERE version_row IN ({marks})", [r[0] for r in rows])
+        self._publish_terms(models, counts)
+        self._publish_branches(models)
+        self.client.upsert(self.branches, [models.PointStruct(
+            id=record_id("publisher", self._store_uid()), vector={},
+            payload={"kind": "publisher", "store": self._store_uid(), "model": self.model,
+                     "documents": documents, "average_length": average,
+                     "generation": self.store.generation()},
+        )], wait=True)
+
+    def _vocabulary(self) -> tuple[int, dict[str, tuple[int, int]]]:
+        """FTS5's own statistics: documents, and per term (documents holding it, occurrences)."""
+        conn = self.store.conn
+        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_terms USING fts5vocab(main, lexical, row)")
+        documents = conn.execute("SELECT COUNT(*) FROM lexical").fetchone()[0]
+        return documents, {term: (docs, total) for term, docs, total in
+                           conn.execute("SELECT term, doc, cnt FROM temp.lexical_terms")}
+
+    def _publish_terms(self, models, counts: dict[str, tuple[int, int]]) -> None:
+        """Send the document counts that changed since the last publishing (and drop gone terms)."""
+        conn = self.store.conn
+        published = dict(conn.execute("SELECT term, documents FROM published_terms"))
+        changed = {t: docs for t, (docs, _total) in counts.items() if published.get(t) != docs}
+        gone = [t for t in published if t not in counts]
+        items = list(changed.items())
+        for start in range(0, len(items), 1000):
+            part = items[start : start + 1000]
+            self.client.upsert(self.terms, [models.PointStruct(
+                id=lexical_sparse.term_id(term), vector={}, payload={"term": term, "documents": docs},
+            ) for term, docs in part], wait=True)
+        if gone:
+            self.client.delete(self.terms, models.PointIdsList(points=sorted({lexical_sparse.term_id(t) for t in gone})),
+                               wait=True)
+        with self.store.transaction():
+            conn.executemany("INSERT OR REPLACE INTO published_terms VALUES (?, ?)", changed.items())
+            conn.executemany("DELETE FROM published_terms WHERE term = ?", [(t,) for t in gone])
+
+    def _mark_everything(self) -> None:
+        self.store.set_meta("publishing", "1")  # from now on every index run fills the outbox
+        self.store.conn.execute(
+            "INSERT INTO unpublished SELECT id, version_id, 1 FROM versions WHERE true "
+            "ON CONFLICT (version_row) DO UPDATE SET point = 1"
+        )
+
+    def _ensure_collections(self, models) -> bool:
+        """Create missing collections; True when the versions collection is new (or was lost)."""
+        created = not self.client.collection_exists(self.versions)
+        if created:
+            self.client.create_collection(
+                self.versions,
+                vectors_config={"dense": models.VectorParams(size=self.dim, distance=models.Distance.DOT)},
+                sparse_vectors_config={"lexical": models.SparseVectorParams()},
+            )
+            if not self.local:  # local mode has no payload indexes (it scans)
+                for field in ("repository", "branches", "language", "symbol_type", "path_class", "dirs",
+                              "symbol_words", "path", "qualified_name"):
+                    self.client.create_payload_index(self.versions, field, models.PayloadSchemaType.KEYWORD)
+        if created and self.client.collection_exists(self.terms):
+            self.client.delete_collection(self.terms)
+        if not self.client.collection_exists(self.terms):
+            self.client.create_collection(self.terms, vectors_config={})
+        if not self.client.collection_exists(self.branches):
+            self.client.create_collection(self.branches, vectors_config={})
+            if not self.local:
+                for field in ("kind", "repository", "model"):
+                    self.client.create_payload_index(self.branches, field, models.PayloadSchemaType.KEYWORD)
+        return created
+
+    def _store_uid(self) -> str:
+        uid = self.store.meta("store_uid")
+        if uid is None:
+            uid = str(uuid.uuid4())
+            self.store.set_meta("store_uid", uid)
+        return uid
+
+    def _publisher_record(self) -> dict | None:
+        found = self.client.retrieve(self.branches, [record_id("publisher", self._store_uid())], with_payload=True)
+        if not found or found[0].payload.get("model") != self.model:
+            return None
+        return found[0].payload
+
+    def _publish_batch(self, models, rows: list[tuple[int, str, int]], average: float) -> None:
+        version_rows = [r[0] for r in rows]
+        records = self._records(version_rows)
+        visibility = self._visibility(version_rows)
+        empty = {"branches": [], "live": {}, "gone": {}}
+        full = [row for row, _vid, point in rows if point and row in records]
+        ids, vectors = version_vectors(self.store, self.model, self.dim, self.path_weight, full)
+        operations = []
+        points = []
+        for row, vector in zip(ids.tolist(), vectors):
+            payload, columns = records[row]
+            indices, values = lexical_sparse.document_vector(columns, average)
+            points.append(models.PointStruct(
+                id=point_id(payload["version_id"]),
+                vector={"dense": vector.tolist(), "lexical": models.SparseVector(indices=indices, values=values)},
+                payload={**payload, **visibility.get(row, empty)},
+            ))
+        if points:
+            operations.append(models.UpsertOperation(upsert=models.PointsList(points=points)))
+        for row, version_id, point in rows:
+            if row in records and not point:
+                operations.append(models.SetPayloadOperation(set_payload=models.SetPayload(
+                    payload=visibility.get(row, empty), points=[point_id(version_id)])))
+        gone = [point_id(version_id) for row, version_id, _point in rows if row not in records]
+        if gone:
+            operations.append(models.DeleteOperation(delete=models.PointIdsList(points=gone)))
+        if operations:
+            self.client.batch_update_points(self.versions, operations, wait=True)
+
+    def _records(self, version_rows: list[int]) -> dict[int, tuple[dict, tuple[str, ...]]]:
+        """Per version row: the payload fields that never change, and its lexical columns."""
+        marks = ",".join("?" * len(version_rows))
+        out = {}
+        for (row, version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
+             first_branch, first_commit, blob, start, end, created_at, path, language, symbol_type,
+             qualified_name, repository) in self.store.conn.execute(
+            "SELECT v.id, v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, "
+            "v.path_class, v.class_reason, v.first_branch, v.first_commit, v.blob, v.start_line, "
+            "v.end_line, v.created_at, i.path, i.language, i.symbol_type, i.qualified_name, r.name "
+            "FROM versions v JOIN identities i ON i.id = v.identity_id "
+            f"JOIN repositories r ON r.id = i.repo_id WHERE v.id IN ({marks})",
+            version_rows,
+        ):
+            columns = fts_columns(qualified_name, signature, docstring, text, path)
+            out[row] = ({
+                "repository": repository, "path": path, "language": language, "symbol_type": symbol_type,
+                "qualified_name": qualified_name, "version_id": version_id, "content_hash": content_hash,
+                "text": text, "signature": signature, "docstring": docstring, "parent": parent,
+                "path_class": path_class, "class_reason": class_reason, "first_branch": first_branch,
+                "first_commit": first_commit, "blob": blob, "start_line": start, "end_line": end,
+                "created_at": created_at, "dirs": path_prefixes(path),
+                "symbol_words": sorted(set(lexical_sparse.tokens(columns[0]))),
+            }, columns)
+        return out
+
+    def _visibility(self, version_rows: list[int]) -> dict[int, dict]:
+        marks = ",".join("?" * len(version_rows))
+        out: dict[int, dict] = {}
+        for row, branch, blob, start, end in self.store.conn.execute(
+            "SELECT l.version_row, b.name, l.blob, l.start_line, l.end_line FROM live l "
+            f"JOIN branches b ON b.id = l.branch_id WHERE l.version_row IN ({marks})",
+            version_rows,
+        ):
+            entry = out.setdefault(row, {"branches": [], "live": {}, "gone": {}})
+            entry["branches"].append(branch)
+            entry["live"][branch] = [blob, start, end]
+        for row, branch, deleted_at, last_commit, blob, start, end, at in self.store.conn.execute(
+            "SELECT t.version_row, b.name, t.commit_sha, t.last_commit, t.blob, t.start_line, t.end_line, t.at "
+            f"FROM tombstones t JOIN branches b ON b.id = t.branch_id WHERE t.version_row IN ({marks}) "
+            "ORDER BY t.at, t.id",
+            version_rows,
+        ):
+            entry = out.setdefault(row, {"branches": [], "live": {}, "gone": {}})
+            entry["gone"][branch] = [deleted_at, last_commit, blob, start, end, at]  # the latest wins
+        for entry in out.values():
+            entry["branches"].sort()
+        return out
+
+    def _branch_records(self, models, repositories: list[str]) -> list:
+        if not repositories:
+            return []
+        return list(scroll_all(self.client, self.branches, models.Filter(must=[
+            models.FieldCondition(key="kind", match=models.MatchValue(value="branch")),
+            models.FieldCondition(key="repository", match=models.MatchAny(any=repositories)),
+        ]), with_payload=True))
+
+    def _check_ownership(self, models) -> None:
+        """Refuse to write a repository that another index directory publishes: two databases
+        would overwrite each other's points and visibility."""
+        repositories = [name for (name,) in self.store.conn.execute("SELECT name FROM repositories")]
+        for record in self._branch_records(models, repositories):
+            if record.payload.get("store") != self._store_uid():
+                raise BranchwiseError(
+                    f"repository {record.payload['repository']!r} in {self.backend.describe()} is published "
+                    "from another index directory; one index job writes a repository (give a second one "
+                    "its own qdrant_collection)")
+
+    def _publish_branches(self, models) -> None:
+        """Branch records of this database's repositories: upsert the indexed, drop the pruned."""
+        wanted = {}
+        for repo_id, repository in self.store.conn.execute("SELECT id, name FROM repositories"):
+            for row in self.store.branches(repo_id):
+                wanted[record_id("branch", repository, row["name"])] = {
+                    "kind": "branch", "repository": repository, "name": row["name"],
+                    "commit": row["commit_sha"], "indexed_at": row["indexed_at"], "store": self._store_uid(),
+                }
+        repositories = [name for (name,) in self.store.conn.execute("SELECT name FROM repositories")]
+        stale = [p.id for p in self._branch_records(models, repositories) if str(p.id) not in wanted]
+        if wanted:
+            self.client.upsert(self.branches, [models.PointStruct(id=i, vector={}, payload=p)
+                                               for i, p in wanted.items()], wait=True)
+        if stale:
+            self.client.delete(self.branches, models.PointIdsList(points=stale), wait=True)

@@ -1,0 +1,195 @@
+"""The teammate's side of the Qdrant backend: search over the server's payloads only.
+
+The same pipeline as the local backend (search.HybridSearch): the allowed set is a Qdrant
+filter applied inside each search, the dense, lexical and name rankings come from the
+server, and every result is built from its point's payload, so no local database is read.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from branchwise import lexical_sparse
+from branchwise.errors import UsageError
+from branchwise.models import Identity, PathClass, Result
+from branchwise.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
+                                          terms_collection, versions_collection)
+from branchwise.search import BranchInfo, HybridSearch, SearchRequest
+
+class QdrantSearcher(HybridSearch):
+    """Search over the server's payloads only: no local database is read."""
+
+    def __init__(self, backend, repository: str, config, embedder):
+        super().__init__()
+        self.backend = backend
+        self.repository = repository
+        self.config = config
+        self.embedder = embedder
+        self.client = client_for(backend)
+        self.models = qdrant_models()
+        self.versions = versions_collection(backend.collection, embedder.name)
+        self.terms = terms_collection(backend.collection, embedder.name)
+        self.branches_name = branches_collection(backend.collection)
+        self._payloads: dict[str, dict] = {}
+        with talking(backend):
+            if not self.client.collection_exists(self.versions):
+                raise UsageError(f"no branchwise index for model {embedder.name} in {backend.describe()}: "
+                                 "run `branchwise index` with the same backend first")
+            self._branches = self._load_branches()
+        if not self._branches:
+            raise UsageError(f"repository {repository!r} is not in {backend.describe()}")
+
+    def _load_branches(self) -> dict[str, BranchInfo]:
+        m = self.models
+        records = scroll_all(self.client, self.branches_name, m.Filter(must=[
+            m.FieldCondition(key="kind", match=m.MatchValue(value="branch")),
+            m.FieldCondition(key="repository", match=m.MatchValue(value=self.repository)),
+        ]), with_payload=True)
+        infos = [BranchInfo(0, p.payload["name"], p.payload["commit"], p.payload["indexed_at"]) for p in records]
+        return {info.name: info for info in sorted(infos, key=lambda b: b.name)}
+
+    def branches(self) -> list[BranchInfo]:
+        with talking(self.backend):
+            self._branches = self._load_branches()
+        return list(self._branches.values())
+
+    def search(self, request: SearchRequest) -> list[Result]:
+        self._payloads.clear()  # results are built from this search's own answers
+        return super().search(request)  # (its `branch` lookup reloads the branch records)
+
+    # the allowed set, as a filter the server applies inside its search ------------------
+
+    def _scope(self, branch: BranchInfo, request: SearchRequest):
+        m = self.models
+        must = [m.FieldCondition(key="repository", match=m.MatchValue(value=self.repository))]
+        if request.scope == "branch":
+            must.append(m.FieldCondition(key="branches", match=m.MatchValue(value=branch.name)))
+        for field, value in (("language", request.language), ("symbol_type", request.symbol_type),
+                             ("path_class", request.path_class)):
+            if value:
+                must.append(m.FieldCondition(key=field, match=m.MatchValue(value=value)))
+        if request.path_prefix:
+            must.append(m.FieldCondition(key="dirs", match=m.MatchValue(value=request.path_prefix)))
+        if request.allowed_prefixes is not None:
+            must.append(m.FieldCondition(key="dirs", match=m.MatchAny(any=list(request.allowed_prefixes) or [""])))
+        return m.Filter(must=must)
+
+    def _query(self, query, using: str, query_filter, depth: int) -> list[tuple[str, float]]:
+        params = self.models.SearchParams(hnsw_ef=self.config.qdrant_hnsw_ef, exact=self.config.qdrant_exact)
+        with talking(self.backend):
+            points = self.client.query_points(self.versions, query=query, using=using, query_filter=query_filter,
+                                              search_params=params, limit=depth, with_payload=True).points
+        for point in points:
+            self._payloads[str(point.id)] = point.payload
+        return [(str(point.id), float(point.score)) for point in points]
+
+    def _version_ids(self, keys: list[str]) -> dict[str, str]:
+        return {key: self._payloads[key]["version_id"] for key in keys}
+
+    def _dense(self, vector: np.ndarray, scope, depth: int) -> list[tuple[str, float]]:
+        return self._query(vector.astype(np.float32).tolist(), "dense", scope, depth)
+
+    def _lexical(self, question: str, scope, depth: int) -> list[tuple[str, float]]:
+        query = self._weighted(lexical_sparse.query_stems(question))
+        return self._query(query, "lexical", scope, depth) if query else []
+
+    def _names(self, question: str, scope, depth: int) -> list[tuple[str, float]]:
+        """Symbols whose own name holds every word of the question, ranked as `_lexical` ranks."""
+        m = self.models
+        stems = lexical_sparse.query_stems(question, name_only=True)
+        query = self._weighted(lexical_sparse.query_stems(question)) if stems else None
+        if not query:
+            return []
+        named = m.Filter(must=[scope, *(m.FieldCondition(key="symbol_words", match=m.MatchValue(value=s))
+                                        for s in stems)])
+        return self._query(query, "lexical", named, depth)
+
+    def _weighted(self, stems: list[str]):
+        """The query's sparse vector: each known term weighted by its IDF, as FTS5's bm25 does."""
+        if not stems:
+            return None
+        m = self.models
+        ids = sorted({lexical_sparse.term_id(s) for s in stems})
+        with talking(self.backend):
+            counts = {int(p.id): p.payload["documents"] for p in self.client.retrieve(self.terms, ids, with_payload=True)}
+            documents = sum(p.payload.get("documents", 0) for p in scroll_all(self.client, self.branches_name, m.Filter(
+                must=[m.FieldCondition(key="kind", match=m.MatchValue(value="publisher")),
+                      m.FieldCondition(key="model", match=m.MatchValue(value=self.embedder.name))]),
+                with_payload=True))
+        known = [i for i in ids if i in counts]
+        if not known:
+            return None
+        return m.SparseVector(indices=known, values=[lexical_sparse.idf(documents, counts[i]) for i in known])
+
+    # results ------------------------------------------------------------------------------
+
+    def _result(self, key: str, score: float, branch: BranchInfo) -> Result:
+        p = self._payloads[key]
+        result = Result(
+            rank=0, score=score,
+            identity=Identity(p["repository"], p["path"], p["language"], p["symbol_type"], p["qualified_name"]),
+            branch=p["first_branch"], commit=p["first_commit"], start_line=p["start_line"], end_line=p["end_line"],
+            indexed_at=p["created_at"], content_hash=p["content_hash"], text=p["text"], blob=p["blob"],
+            version_id=p["version_id"], signature=p["signature"], docstring=p["docstring"], parent=p["parent"],
+            path_class=PathClass(p["path_class"]), class_reason=p["class_reason"],
+        )
+        self._locate(result, p, branch)
+        return result
+
+    def _locate(self, result: Result, payload: dict, branch: BranchInfo) -> None:
+        """Where this version was indexed: the queried branch, another branch, or history."""
+        live, gone = payload.get("live") or {}, payload.get("gone") or {}
+        if live:
+            if branch.name in live:
+                name = branch.name
+            else:  # the most recently indexed branch that has it
+                name = max(live, key=lambda b: self._branches[b].indexed_at if b in self._branches else "")
+                result.history, result.history_note = True, f"on {name}"
+            info = self._branches.get(name)
+            result.branch = name
+            if info is not None:
+                result.commit, result.indexed_at = info.commit, info.indexed_at
+            result.blob, result.start_line, result.end_line = live[name]
+            return
+        result.history = True
+        if gone:
+            name = branch.name if branch.name in gone else max(gone, key=lambda b: gone[b][5])
+            deleted_at, last_commit, blob, start, end, at = gone[name]
+            result.branch, result.commit, result.indexed_at = name, last_commit, at
+            result.blob, result.start_line, result.end_line = blob, start, end
+            result.history_note = f"removed on {name} at {deleted_at[:7]}"
+        else:
+            result.history_note = f"first seen on {result.branch}"
+
+    def parent_signature(self, result: Result) -> str | None:
+        if not result.parent:
+            return None
+        m = self.models
+        with talking(self.backend):
+            candidates = list(scroll_all(self.client, self.versions, m.Filter(must=[
+                m.FieldCondition(key="repository", match=m.MatchValue(value=self.repository)),
+                m.FieldCondition(key="path", match=m.MatchValue(value=result.path)),
+                m.FieldCondition(key="qualified_name", match=m.MatchValue(value=result.parent)),
+            ]), with_payload=True, limit=100))
+        if not candidates:
+            return None
+        return max(candidates, key=lambda p: p.payload["created_at"]).payload["signature"]
+
+    def live_set(self, branch: str) -> list[dict]:
+        """A branch's live set from the payloads (what `inspect` prints)."""
+        info = self.branch(branch)
+        m = self.models
+        rows = []
+        with talking(self.backend):
+            for point in scroll_all(self.client, self.versions, m.Filter(must=[
+                m.FieldCondition(key="repository", match=m.MatchValue(value=self.repository)),
+                m.FieldCondition(key="branches", match=m.MatchValue(value=branch)),
+            ]), with_payload=True):
+                p = point.payload
+                _blob, start, end = p["live"][branch]
+                rows.append({"path": p["path"], "qualified_name": p["qualified_name"],
+                             "symbol_type": p["symbol_type"], "language": p["language"],
+                             "content_hash": p["content_hash"], "start_line": start, "end_line": end,
+                             "path_class": p["path_class"], "commit": info.commit})
+        rows.sort(key=lambda r: (r["path"], r["start_line"], r["qualified_name"]))
+        return rows
