@@ -198,7 +198,15 @@ def run(n: int, n_branches: int, n_queries: int, work: Path, hnsw_max: int) -> d
     chosen = add_row(f"product: {kind} + bitmap (vectors.py)", _product(index), build)
     narrow_row = measure(_product(index), queries, narrow, narrow_truth)
     index_file = work / "product.faiss"
+    t = time.perf_counter()
     faiss.write_index(index, str(index_file))
+    full_write = time.perf_counter() - t
+    # what an index run adding 1% new versions writes: the delta file (vectors.py) or, before
+    # the delta existed, the whole index again
+    changed = slice(0, max(1, len(ids) // 100))
+    t = time.perf_counter()
+    product.write_delta(work / "product.delta.npz", [(True, ids[changed], vectors[changed])])
+    delta_write = time.perf_counter() - t
     np.save(work / "queries.npy", queries)
     np.save(work / "live0.npy", live_sets[0])
     baseline = rows[0]
@@ -208,5 +216,8 @@ def run(n: int, n_branches: int, n_queries: int, work: Path, hnsw_max: int) -> d
         "product": chosen,
         "product_narrow_filter": narrow_row,
         "speedup_p50": baseline["p50_ms"] / chosen["p50_ms"],
+        "save_after_1pct_run": {"versions_added": len(ids[changed]), "delta_write_s": delta_write,
+                                "full_rewrite_s": full_write, "full_over_delta": full_write / max(delta_write, 1e-9),
+                                "index_file_mb": index_file.stat().st_size / 2**20},
         "index_file": str(index_file),
     }

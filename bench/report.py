@@ -78,6 +78,12 @@ def summary_rows(items: dict) -> list[tuple]:
                      f"p50 {p['p50_ms']:.2f} ms, p95 {p['p95_ms']:.2f} ms, recall@10 {p['recall_at_10']:.3f}",
                      f"exact flat p50 {base['p50_ms']:.1f} ms", f"{f['speedup_p50']:.0f}x faster",
                      "p50 <= 20 ms, recall >= 0.95", _f(p["p50_ms"] <= 20 and p["recall_at_10"] >= 0.95)))
+        w = f["save_after_1pct_run"]
+        rows.append(("4 vector file after a run", f"{w['versions_added']:,} versions added to "
+                     f"{f['setup']['stored_versions']:,} ({w['index_file_mb']:,.0f} MB index)",
+                     f"delta file {w['delta_write_s']:.2f} s", f"whole file {w['full_rewrite_s']:.2f} s",
+                     f"{w['full_over_delta']:.0f}x less written time", "fixed cost < 1 s",
+                     _f(w["delta_write_s"] < 1)))
     if "qdrant" in items and "error" not in items["qdrant"]:
         q = items["qdrant"]
         opts = {o.get("key"): o for o in q["options"]}

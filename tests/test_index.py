@@ -198,6 +198,41 @@ def test_missing_vector_file_is_rebuilt_from_sqlite(repo, tmp_path, backend):
     assert results[0].identity.qualified_name == "charge_card"
 
 
+def test_an_index_run_writes_only_the_vector_delta_until_it_outgrows_the_base(repo, tmp_path, backend, monkeypatch):
+    if backend != "faiss":
+        pytest.skip("the FAISS files")
+    from branchwise import vectors
+
+    ws = open_workspace(repo, tmp_path)
+    ws.index(["main"])
+    [base] = (tmp_path / "index").glob("vectors-*.faiss")
+    before = (base.stat().st_mtime_ns, base.read_bytes())
+    repo.write("src/loyalty.py", "def award_loyalty_points(customer, order):\n    return len(order)\n")
+    repo.commit("loyalty")
+    [summary] = ws.index(["main"])
+    assert summary.versions_added == 1
+    assert (base.stat().st_mtime_ns, base.read_bytes()) == before
+    assert base.with_suffix(".delta.npz").exists()
+
+    fresh = open_workspace(repo, tmp_path)  # loads the base and replays the delta
+    versions = fresh.store.conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
+    assert fresh.searcher.vectors.index.ntotal == versions
+    hits = fresh.search(SearchRequest("award loyalty points", "main", top_k=3, mode="dense"))
+    assert hits[0].identity.qualified_name == "award_loyalty_points"
+
+    monkeypatch.setattr(vectors, "DELTA_MIN", 0)  # now any delta outgrows the base
+    repo.delete("src/loyalty.py")
+    repo.commit("no loyalty")
+    ws = open_workspace(repo, tmp_path)
+    ws.index(["main"])
+    from branchwise.indexer import Indexer
+
+    Indexer(ws.store, ws.repo, ws.config, ws.embedder).collect_garbage(retention_days=0)
+    assert not base.with_suffix(".delta.npz").exists() and base.read_bytes() != before[1]
+    again = open_workspace(repo, tmp_path)
+    assert again.searcher.vectors.index.ntotal == again.store.conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
+
+
 def test_a_second_writer_is_refused_with_a_clear_message(repo, tmp_path):
     ws = open_workspace(repo, tmp_path)
     with WriteLock(tmp_path / "index"):

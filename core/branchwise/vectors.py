@@ -10,16 +10,21 @@ them, which is exact again, so a narrow filter never loses recall. IVF keeps `ad
 `remove` (HNSW cannot remove) and measured fastest at the target recall: see bench/ and
 bench/results/.
 
-Vectors are derived data (see version_vectors.py). The FAISS file records the store
-generation it was built for; when it is missing, corrupt or behind, it is rebuilt from
-SQLite, which makes an interrupted index run harmless. This is the default, embedded
-backend; qdrant/ is the shared-server one.
+Vectors are derived data (see version_vectors.py). On disk they are a base FAISS file and
+a delta file: the vectors added and removed since the base was written, in order. An index
+run writes only the delta, so its cost follows the size of the change rather than of the
+index (the base of a million versions is 1.5 GB); the base is rewritten when the delta
+passes a share of it, or when the index changes structure. A generation record names the
+store generation both files match; when either is missing, corrupt or behind, the index is
+rebuilt from SQLite, which makes an interrupted index run harmless. This is the default,
+embedded backend; qdrant/ is the shared-server one.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import zipfile
 from contextlib import contextmanager
 
 import faiss
@@ -32,6 +37,10 @@ from branchwise.version_vectors import version_vectors
 FLAT_MAX = 100_000
 #: Lists probed for an unfiltered query; a filtered one probes more (see `nprobe_for`).
 NPROBE = 16
+#: The base file is rewritten once the delta holds more than this share of its vectors and
+#: more than DELTA_MIN of them (below that, rewriting the base costs little anyway).
+DELTA_SHARE = 0.05
+DELTA_MIN = 10_000
 
 
 def _slug(model: str) -> str:
@@ -48,7 +57,11 @@ class VectorIndex:
         self.path_weight = path_weight
         self.file = store.index_dir / f"vectors-{_slug(model)}.faiss"
         self.meta_file = self.file.with_suffix(".json")
-        self._changed = False  # vectors added or removed since the file was written
+        self.delta_file = self.file.with_suffix(".delta.npz")
+        #: operations since the base file, in order: (True, ids, vectors) adds, (False, ids, None) removes
+        self._delta: list[tuple[bool, np.ndarray, np.ndarray | None]] = []
+        self._base_stale = False  # the structure changed: the base file must be rewritten
+        self._delta_stale = False  # operations not yet in the delta file
         self.index = self._load() or self.rebuild()
 
     # persistence --------------------------------------------------------------------------
@@ -59,24 +72,37 @@ class VectorIndex:
             if meta.get("generation") != self.store.generation() or meta.get("dim") != self.dim:
                 return None
             index = faiss.read_index(str(self.file))
-        except (OSError, ValueError, RuntimeError):
+            if meta.get("delta"):
+                self._delta = read_delta(self.delta_file)
+                if len(self._delta) != meta["delta"]:
+                    return None
+                for adds, ids, vectors in self._delta:
+                    index.add_with_ids(vectors, ids) if adds else index.remove_ids(ids)
+        except (OSError, ValueError, RuntimeError, KeyError, zipfile.BadZipFile):
+            self._delta = []
             return None
         return index if index.ntotal == meta.get("count") else None
 
     def save(self) -> None:
-        """Atomically replace the FAISS file (when its vectors changed) and its generation record."""
-        if self._changed:
+        """Make the vectors durable: the delta file when only it grew, else a new base file."""
+        delta_size = sum(len(ids) for _adds, ids, _vectors in self._delta)
+        if self._base_stale or delta_size > max(DELTA_MIN, DELTA_SHARE * self.index.ntotal):
             tmp = self.file.with_suffix(".faiss.tmp")
             faiss.write_index(self.index, str(tmp))
             os.replace(tmp, self.file)
-            self._changed = False
-        meta = {"generation": self.store.generation(), "count": int(self.index.ntotal), "dim": self.dim}
+            self._delta, self._base_stale, self._delta_stale = [], False, True
+        if self._delta_stale:
+            write_delta(self.delta_file, self._delta)
+            self._delta_stale = False
+        meta = {"generation": self.store.generation(), "count": int(self.index.ntotal), "dim": self.dim,
+                "delta": len(self._delta)}
         tmp_meta = self.meta_file.with_suffix(".json.tmp")
         tmp_meta.write_text(json.dumps(meta))
         os.replace(tmp_meta, self.meta_file)
 
     def rebuild(self) -> faiss.Index:
         """Recompute every version's vector from the SQLite embedding cache."""
+        self._delta = []
         rows = self.store.conn.execute("SELECT id FROM versions ORDER BY id").fetchall()
         ids = [row[0] for row in rows]
         id_parts, vector_parts = [], []
@@ -87,7 +113,7 @@ class VectorIndex:
         all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
         self.index = build_index(self.dim, all_ids, all_vectors)
-        self._changed = True
+        self._base_stale = True
         if self.store.index_dir.exists():
             self.save()
         return self.index
@@ -102,14 +128,18 @@ class VectorIndex:
         ids, vectors = self.vectors_for(version_rows)
         if len(ids):
             self.index.add_with_ids(vectors, ids)
-            self._changed = True
-            self._reshape_if_needed()
+            self._record(True, ids, vectors)
 
     def remove(self, version_rows: list[int]) -> None:
         if version_rows:
-            self.index.remove_ids(np.asarray(version_rows, dtype=np.int64))
-            self._changed = True
-            self._reshape_if_needed()
+            ids = np.asarray(version_rows, dtype=np.int64)
+            self.index.remove_ids(ids)
+            self._record(False, ids, None)
+
+    def _record(self, adds: bool, ids: np.ndarray, vectors: np.ndarray | None) -> None:
+        self._delta.append((adds, ids, vectors))
+        self._delta_stale = True
+        self._reshape_if_needed()
 
     def _reshape_if_needed(self) -> None:
         """Re-train when the index has outgrown (or shrunk away from) its structure."""
@@ -121,6 +151,35 @@ class VectorIndex:
     def search(self, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Top-k version rows by inner product, among `allowed` only (filter before ranking)."""
         return search_index(self.index, query, allowed, k)
+
+
+def write_delta(path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> None:
+    """Atomically write the operations since the base file (an empty list removes the file)."""
+    if not delta:
+        path.unlink(missing_ok=True)
+        return
+    adds = [vectors for is_add, _ids, vectors in delta if is_add]
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, kinds=np.array([is_add for is_add, _ids, _v in delta]),
+             sizes=np.array([len(ids) for _a, ids, _v in delta], dtype=np.int64),
+             ids=np.concatenate([ids for _a, ids, _v in delta]),
+             vectors=np.vstack(adds) if adds else np.zeros((0, 0), dtype=np.float32))
+    os.replace(tmp, path)
+
+
+def read_delta(path) -> list[tuple[bool, np.ndarray, np.ndarray | None]]:
+    with np.load(path) as data:
+        kinds, sizes, ids, vectors = data["kinds"], data["sizes"], data["ids"], data["vectors"]
+    out, at, vector_at = [], 0, 0
+    for is_add, size in zip(kinds.tolist(), sizes.tolist()):
+        part = ids[at : at + size]
+        if is_add:
+            out.append((True, part, vectors[vector_at : vector_at + size]))
+            vector_at += size
+        else:
+            out.append((False, part, None))
+        at += size
+    return out
 
 
 # the index structure: shared with bench/ so that the benchmark measures this code ---------
