@@ -72,10 +72,6 @@ class Backend:
             raise UsageError("give either --qdrant-url or --qdrant-path, not both")
         return cls("qdrant", url or None, str(os.path.abspath(path)) if path else None, config.qdrant_collection)
 
-    @property
-    def shared(self) -> bool:
-        return self.kind == "qdrant"
-
     def describe(self) -> str:
         if self.kind == "faiss":
             return "faiss"

@@ -295,26 +295,14 @@ class Searcher(HybridSearch):
             (version_row, branch.id),
         ).fetchall()
         if rows:
-            branch_id, name, commit, indexed_at, blob, start, end = rows[0]
-            result.branch, result.commit, result.indexed_at = name, commit, indexed_at
-            result.blob, result.start_line, result.end_line = blob, start, end
-            if branch_id != branch.id:
-                result.history, result.history_note = True, f"on {name}"
-            return
-        result.history = True
-        tomb = self.conn.execute(
+            _branch_id, name, commit, indexed_at, blob, start, end = rows[0]
+            return place_live(result, branch.name, name, commit, indexed_at, (blob, start, end))
+        place_history(result, self.conn.execute(
             "SELECT b.name, t.commit_sha, t.last_commit, t.blob, t.start_line, t.end_line, t.at "
             "FROM tombstones t JOIN branches b ON b.id = t.branch_id WHERE t.version_row = ? "
             "ORDER BY t.branch_id = ? DESC, t.at DESC LIMIT 1",
             (version_row, branch.id),
-        ).fetchone()
-        if tomb:
-            name, deleted_at, last_commit, blob, start, end, at = tomb
-            result.branch, result.commit, result.indexed_at = name, last_commit, at
-            result.blob, result.start_line, result.end_line = blob, start, end
-            result.history_note = f"removed on {name} at {deleted_at[:7]}"
-        else:
-            result.history_note = f"first seen on {result.branch}"
+        ).fetchone())
 
     # context for bundles --------------------------------------------------------------------
 
@@ -342,6 +330,27 @@ class Searcher(HybridSearch):
         keys = ("path", "qualified_name", "symbol_type", "language", "content_hash",
                 "start_line", "end_line", "path_class")
         return [dict(zip(keys, r), commit=info.commit) for r in rows]
+
+
+def place_live(result: Result, queried: str, name: str, commit: str, indexed_at: str, where: tuple) -> None:
+    """The version is live on branch `name` (blob, start, end): history unless it is the queried one."""
+    result.branch, result.commit, result.indexed_at = name, commit, indexed_at
+    result.blob, result.start_line, result.end_line = where
+    if name != queried:
+        result.history, result.history_note = True, f"on {name}"
+
+
+def place_history(result: Result, tombstone: tuple | None) -> None:
+    """The version is live nowhere: where it was last seen (branch, deleted at, last commit,
+    blob, start, end, when), or only where it was first indexed."""
+    result.history = True
+    if tombstone is None:
+        result.history_note = f"first seen on {result.branch}"
+        return
+    name, deleted_at, last_commit, blob, start, end, at = tombstone
+    result.branch, result.commit, result.indexed_at = name, last_commit, at
+    result.blob, result.start_line, result.end_line = blob, start, end
+    result.history_note = f"removed on {name} at {deleted_at[:7]}"
 
 
 def _reciprocal_rank_fusion(rankings: list[list[tuple[int, float]]]) -> list[tuple[int, float]]:

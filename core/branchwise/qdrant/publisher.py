@@ -91,8 +91,7 @@ class QdrantPublisher:
         self.client.upsert(self.branches, [models.PointStruct(
             id=record_id("publisher", self._store_uid()), vector={},
             payload={"kind": "publisher", "store": self._store_uid(), "model": self.model,
-                     "documents": documents, "average_length": average,
-                     "generation": self.store.generation()},
+                     "documents": documents, "average_length": average},
         )], wait=True)
 
     def _vocabulary(self) -> tuple[int, dict[str, tuple[int, int]]]:

@@ -14,7 +14,7 @@ from branchwise.errors import UsageError
 from branchwise.models import Identity, PathClass, Result
 from branchwise.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
                                           terms_collection, versions_collection)
-from branchwise.search import BranchInfo, HybridSearch, SearchRequest
+from branchwise.search import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
 
 class QdrantSearcher(HybridSearch):
     """Search over the server's payloads only: no local database is read."""
@@ -31,6 +31,7 @@ class QdrantSearcher(HybridSearch):
         self.terms = terms_collection(backend.collection, embedder.name)
         self.branches_name = branches_collection(backend.collection)
         self._payloads: dict[str, dict] = {}
+        self._documents: int | None = None  # versions behind the lexical statistics
         with talking(backend):
             if not self.client.collection_exists(self.versions):
                 raise UsageError(f"no branchwise index for model {embedder.name} in {backend.describe()}: "
@@ -55,6 +56,7 @@ class QdrantSearcher(HybridSearch):
 
     def search(self, request: SearchRequest) -> list[Result]:
         self._payloads.clear()  # results are built from this search's own answers
+        self._documents = None
         return super().search(request)  # (its `branch` lookup reloads the branch records)
 
     # the allowed set, as a filter the server applies inside its search ------------------
@@ -112,10 +114,13 @@ class QdrantSearcher(HybridSearch):
         ids = sorted({lexical_sparse.term_id(s) for s in stems})
         with talking(self.backend):
             counts = {int(p.id): p.payload["documents"] for p in self.client.retrieve(self.terms, ids, with_payload=True)}
-            documents = sum(p.payload.get("documents", 0) for p in scroll_all(self.client, self.branches_name, m.Filter(
-                must=[m.FieldCondition(key="kind", match=m.MatchValue(value="publisher")),
-                      m.FieldCondition(key="model", match=m.MatchValue(value=self.embedder.name))]),
-                with_payload=True))
+            if self._documents is None:  # once per search, for the lexical and the name channel
+                self._documents = sum(p.payload.get("documents", 0) for p in scroll_all(
+                    self.client, self.branches_name, m.Filter(must=[
+                        m.FieldCondition(key="kind", match=m.MatchValue(value="publisher")),
+                        m.FieldCondition(key="model", match=m.MatchValue(value=self.embedder.name))]),
+                    with_payload=True))
+        documents = self._documents
         known = [i for i in ids if i in counts]
         if not known:
             return None
@@ -140,26 +145,16 @@ class QdrantSearcher(HybridSearch):
         """Where this version was indexed: the queried branch, another branch, or history."""
         live, gone = payload.get("live") or {}, payload.get("gone") or {}
         if live:
-            if branch.name in live:
-                name = branch.name
-            else:  # the most recently indexed branch that has it
-                name = max(live, key=lambda b: self._branches[b].indexed_at if b in self._branches else "")
-                result.history, result.history_note = True, f"on {name}"
+            # the queried branch if it has it, else the most recently indexed one that does
+            name = branch.name if branch.name in live else max(
+                live, key=lambda b: self._branches[b].indexed_at if b in self._branches else "")
             info = self._branches.get(name)
-            result.branch = name
-            if info is not None:
-                result.commit, result.indexed_at = info.commit, info.indexed_at
-            result.blob, result.start_line, result.end_line = live[name]
-            return
-        result.history = True
-        if gone:
-            name = branch.name if branch.name in gone else max(gone, key=lambda b: gone[b][5])
-            deleted_at, last_commit, blob, start, end, at = gone[name]
-            result.branch, result.commit, result.indexed_at = name, last_commit, at
-            result.blob, result.start_line, result.end_line = blob, start, end
-            result.history_note = f"removed on {name} at {deleted_at[:7]}"
-        else:
-            result.history_note = f"first seen on {result.branch}"
+            commit, indexed_at = (info.commit, info.indexed_at) if info else (result.commit, result.indexed_at)
+            return place_live(result, branch.name, name, commit, indexed_at, tuple(live[name]))
+        if not gone:
+            return place_history(result, None)
+        name = branch.name if branch.name in gone else max(gone, key=lambda b: gone[b][5])
+        place_history(result, (name, *gone[name]))
 
     def parent_signature(self, result: Result) -> str | None:
         if not result.parent:
