@@ -18,6 +18,7 @@ import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
 from branchwise.errors import UsageError
+from branchwise.gitsafety import safe_environment
 
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"
@@ -57,6 +58,11 @@ class GitRepo:
         except (InvalidGitRepositoryError, NoSuchPathError):
             raise UsageError(f"not a git repository: {path}") from None
         self.path = Path(path).resolve()
+        # every later git process, GitPython's included, runs without the repository's
+        # executable settings and tied to this repository (see gitsafety.py)
+        self._repo.git.update_environment(
+            **safe_environment(self.git_dir, Path(self._repo.common_dir).resolve(), self.work_tree)
+        )
 
     @property
     def name(self) -> str:
@@ -147,7 +153,8 @@ class GitRepo:
 
     def changed_files(self, old_commit: str, new_commit: str) -> list[FileChange]:
         """Paths whose blob differs between two commits' trees (any two: rebases work too)."""
-        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", old_commit, new_commit)
+        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--no-ext-diff",
+                        "--no-textconv", old_commit, new_commit)
         fields = out.split("\0")
         changes = []
         for meta, path in zip(fields[0::2], fields[1::2]):
