@@ -122,6 +122,15 @@ class GitRepo:
         except ValueError:  # empty repository: HEAD names an unborn branch
             return None
 
+    def has_commit(self, sha: str) -> bool:
+        """Whether `sha` names a commit that exists here (history rewritten and collected, or
+        beyond a shallow clone's boundary, it does not)."""
+        try:
+            self._git("cat-file", "-e", f"{sha}^{{commit}}")
+            return True
+        except GitCommandError:
+            return False
+
     def commit_time(self, sha: str) -> datetime:
         return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
 

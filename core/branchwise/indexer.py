@@ -121,8 +121,12 @@ class Indexer:
 
     def _start(self, repo_id, branch, commit, existing, summary) -> tuple[int, list[FileChange]]:
         if existing is not None:
-            summary.base = f"incremental from {existing['commit_sha'][:7]}"
-            return existing["id"], self.repo.changed_files(existing["commit_sha"], commit)
+            old = existing["commit_sha"]
+            if self.repo.has_commit(old):
+                summary.base = f"incremental from {old[:7]}"
+                return existing["id"], self.repo.changed_files(old, commit)
+            summary.base = f"from the stored tree (indexed commit {old[:7]} no longer exists)"
+            return existing["id"], self._changes_from_stored(existing["id"], commit, summary)
         branch_id = self.conn.execute(
             "INSERT INTO branches (repo_id, name, commit_sha, commit_time, indexed_at) "
             "VALUES (?, ?, ?, ?, ?)",
@@ -148,6 +152,27 @@ class Indexer:
         for path, reason in listing.skipped.items():
             self._record_skip(branch_id, path, reason, summary)
         return branch_id, [FileChange(p, None, e.blob) for p, e in sorted(listing.files.items())]
+
+    def _changes_from_stored(self, branch_id: int, commit: str, summary: BranchSummary) -> list[FileChange]:
+        """The files of `commit` whose blob differs from the blob stored for the branch's live set.
+
+        Used when the indexed commit was rewritten away and garbage-collected: the live set
+        records every indexed file's blob, so the diff needs no old commit. Files that yielded
+        no chunk are not recorded and are parsed again (their versions, if any, are reused).
+        """
+        stored = dict(self.conn.execute(
+            "SELECT DISTINCT i.path, l.blob FROM live l JOIN identities i ON i.id = l.identity_id "
+            "WHERE l.branch_id = ?", (branch_id,)))
+        skipped = {row[0] for row in self.conn.execute(
+            "SELECT path FROM skipped_files WHERE branch_id = ?", (branch_id,))}
+        listing = self.repo.list_tree(commit)
+        changes = [FileChange(path, stored.get(path), entry.blob) for path, entry in sorted(listing.files.items())
+                   if stored.get(path) != entry.blob]
+        gone = (set(stored) | skipped) - set(listing.files)
+        changes += [FileChange(path, stored.get(path), None) for path in sorted(gone)]
+        for path, reason in listing.skipped.items():
+            self._record_skip(branch_id, path, reason, summary)
+        return changes
 
     def _closest_branch(self, repo_id: int, commit: str, exclude: int):
         """The indexed branch whose commit needs the fewest changed files to reach `commit`."""
