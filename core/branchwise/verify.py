@@ -89,7 +89,7 @@ class Verifier:
         self._compare_symbol(result, same_commit)
 
     def _compare_symbol(self, result: Result, same_commit: bool) -> None:
-        found = _find_identity(self._file_chunks(result.identity.repository, result.path), result)
+        found = find_identity(self._file_chunks(result.identity.repository, result.path), result)
         if found is None:
             return self._deleted(result, "symbol no longer in file")
         if found.content_hash != result.content_hash:
@@ -186,7 +186,7 @@ class Verifier:
         return self._chunks[key]
 
 
-def _find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:
+def find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:
     """The chunk with the result's identity; among namesakes, the same content or the nearest."""
     same = [chunk for chunk in chunks if chunk.identity == result.identity]
     if not same:
