@@ -25,6 +25,7 @@ from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
 from branchwise.chunking.screening import skip_reason
 from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbols
 from branchwise.models import Chunk, FileChunks, Identity, sha256_hex
+from branchwise.secrets import redact
 
 _ANNOTATIONS = frozenset({"decorator", "annotation", "marker_annotation", "attribute_item"})
 #: Top-level nodes that are neither symbols nor code worth a module chunk.
@@ -56,7 +57,16 @@ def chunk_file(
         result.skipped = "no grammar: file type not indexed (index_unknown_languages is off)"
     for chunk in result.chunks:
         chunk.path_class, chunk.class_reason = result.path_class, result.class_reason
+        _redact_secrets(chunk)
     return result
+
+
+def _redact_secrets(chunk: Chunk) -> None:
+    """Secrets in code never reach the index or a result; the hash stays the original's."""
+    chunk.text = redact(chunk.text)
+    chunk.embedding_text = redact(chunk.embedding_text)
+    chunk.signature = redact(chunk.signature)
+    chunk.docstring = redact(chunk.docstring)
 
 
 @dataclass
