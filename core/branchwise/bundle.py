@@ -20,6 +20,7 @@ from pathlib import Path
 
 from git.exc import BadName
 
+from branchwise.display import escape_controls, safe_json
 from branchwise.citation import Shown, header_lines, short, version_string
 from branchwise.errors import BranchwiseError
 from branchwise.gitrepo import GitRepo
@@ -92,7 +93,7 @@ def write_bundle(results: list[Result], out: Path, context: BundleContext) -> Bu
     manifest = _manifest(context, out, entries, commits)
     manifest_path = manifest_path_for(out)
     write_atomically(out, markdown.encode("utf-8"))
-    write_atomically(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_atomically(manifest_path, (safe_json(manifest, indent=2) + "\n").encode("utf-8"))
     return BundleReport(
         path=out,
         manifest_path=manifest_path,
@@ -212,11 +213,11 @@ def header_for(result: Result, context: BundleContext, dates: Callable[[str], st
 def _render(sections: list[tuple[Result, Shown]], context: BundleContext, dates: _CommitDates) -> str:
     parts = [_title(context, len(sections))]
     for number, (result, shown) in enumerate(sections, start=1):
-        header = header_for(result, context, dates)
+        header = [escape_controls(line) for line in header_for(result, context, dates)]
         code = _with_parent_line(result, shown, context)
         parts.append(
-            f"## {number}. {result.identity.qualified_name}\n\n"
-            f"{_fenced('text', chr(10).join(header))}\n\n{_fenced(result.identity.language, code)}\n"
+            f"## {number}. {escape_controls(result.identity.qualified_name)}\n\n"
+            f"{_fenced('text', chr(10).join(header))}\n\n{_fenced(escape_controls(result.identity.language), code)}\n"
         )
     return "\n".join(parts)
 
@@ -232,7 +233,7 @@ def _title(context: BundleContext, count: int) -> str:
     if context.index_commit:
         lines.append(f"- Index: {short(context.index_commit)}{_age(context.index_age_seconds)}")
     lines.append(f"- Chunks: {count}; each starts with its citation header")
-    return "\n".join(lines) + "\n"
+    return "\n".join(escape_controls(line) for line in lines) + "\n"
 
 
 def _age(seconds: float | None) -> str:

@@ -14,6 +14,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from branchwise.display import escape_controls, safe_json
 from branchwise.errors import BranchwiseError, UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         handler = importlib.import_module("branchwise.commands")
         return getattr(handler, f"run_{args.command}")(args)
     except BranchwiseError as error:
-        print(f"branchwise: {error}", file=sys.stderr)
+        print(f"branchwise: {escape_controls(error)}", file=sys.stderr)
         return error.exit_code
     except sqlite3.DatabaseError as error:  # corruption found by a query, after the database opened
         print(f"branchwise: index database is damaged: {error} (re-create it with "
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def print_json(data) -> None:
-    print(json.dumps(data, ensure_ascii=False))
+    print(safe_json(data))
 
 
 def read_queries(path: str) -> list[str]:

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from branchwise.cli import EXIT_OK, print_json, read_queries
+from branchwise.display import escape_controls
 from branchwise.errors import UsageError
 from branchwise.models import Result
 from branchwise.search import SearchRequest
@@ -93,15 +94,15 @@ def run_search(args) -> int:
 
 
 def _print_results(query: str, branch: str, results: list[Result]) -> None:
-    print(f"# {query}  ({branch}, {len(results)} results)")
+    print(escape_controls(f"# {query}  ({branch}, {len(results)} results)"))
     for r in results:
         where = f"{r.path}#L{r.start_line}-L{r.end_line}"
         label = f" [{r.label.value}]" if r.label else ""
         verdict = r.verdict.value if r.verdict else "?"
-        print(f"{r.rank:>3}. {verdict:<15} {where}  {r.identity.qualified_name}  "
-              f"({r.branch} @ {r.commit[:7]}){label}")
+        print(escape_controls(f"{r.rank:>3}. {verdict:<15} {where}  {r.identity.qualified_name}  "
+                              f"({r.branch} @ {r.commit[:7]}){label}"))
         if r.reason:
-            print(f"     {r.reason}")
+            print(f"     {escape_controls(r.reason)}")
 
 
 def run_inspect(args) -> int:
@@ -111,8 +112,8 @@ def run_inspect(args) -> int:
         print_json(rows)
     else:
         for row in rows:
-            print(f"{row['path']}:{row['start_line']}-{row['end_line']}  {row['symbol_type']:<9} "
-                  f"{row['qualified_name']}  {row['content_hash'][:12]}")
+            print(escape_controls(f"{row['path']}:{row['start_line']}-{row['end_line']}  {row['symbol_type']:<9} "
+                                  f"{row['qualified_name']}  {row['content_hash'][:12]}"))
     return EXIT_OK
 
 
@@ -124,7 +125,7 @@ def run_verify(args) -> int:
         print_json(rows)
     else:
         for row in rows:
-            print(f"{row['verdict']:<15} {row['path']}  {row['reason']}")
+            print(escape_controls(f"{row['verdict']:<15} {row['path']}  {row['reason']}"))
     return EXIT_OK
 
 
@@ -134,7 +135,7 @@ def run_export(args) -> int:
     workspace = _workspace(args)
     report = export_bundle(workspace, _request(args, args.query), Path(args.out),
                            against=args.against, allow_secrets=args.allow_secrets)
-    print(report.summary_line())
+    print(escape_controls(report.summary_line()))
     return EXIT_OK
 
 
@@ -150,7 +151,7 @@ def run_stats(args) -> int:
     if args.json:
         print_json(summary)
     else:
-        print(stats.render_text(summary))
+        print("\n".join(escape_controls(line) for line in stats.render_text(summary).split("\n")))
     return EXIT_OK
 
 
