@@ -18,6 +18,7 @@ See docs/verification.md for the verdicts and the reasons.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from git.exc import GitCommandError
@@ -31,10 +32,13 @@ from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
 class Verifier:
     """Verifies results of one query against one target (work tree, branch tip or `against`)."""
 
-    def __init__(self, repo: GitRepo, branch: str, against: str | None = None, rules=None):
+    def __init__(self, repo: GitRepo, branch: str, against: str | None = None, rules=None,
+                 allows: Callable[[str], bool] | None = None):
         self.repo = repo
         self.branch = branch
         self.rules = rules
+        #: the reader's access rule: where verification may look for moved code (and so report it)
+        self.allows = allows or (lambda path: True)
         self.uses_work_tree = against is None and not repo.bare and repo.current_branch() == branch
         if against is not None:
             self.target_commit = repo.resolve(against)
@@ -124,7 +128,8 @@ class Verifier:
         """
         suffix = PurePosixPath(result.path).suffix.lower()
         changed = self._changed_since_paths(result.commit) | self.dirty | self._untracked_paths() | {result.path}
-        candidates = sorted(path for path in changed if PurePosixPath(path).suffix.lower() == suffix)
+        candidates = sorted(path for path in changed
+                            if PurePosixPath(path).suffix.lower() == suffix and self.allows(path))
         fallback = None
         for path in candidates:
             for chunk in self._file_chunks(result.identity.repository, path):

@@ -126,7 +126,9 @@ class Workspace:
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
         from branchwise.verify import Verifier
 
-        return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules())
+        restriction = self.restriction
+        return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules(),
+                        allows=None if restriction is None else restriction.allows)
 
     def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
         """Persist a reviewer's label for this result's version (None clears it)."""
