@@ -14,7 +14,7 @@ from branchwise.cli import EXIT_OK, print_json, read_queries
 from branchwise.display import escape_controls
 from branchwise.errors import UsageError
 from branchwise.models import Result
-from branchwise.search import SearchRequest
+from branchwise.search import SearchRequest, check_top_k
 from branchwise.workspace import Workspace
 
 
@@ -64,8 +64,7 @@ def _rebuild_vectors(workspace: Workspace) -> None:
 
 
 def _request(args, query: str) -> SearchRequest:
-    if args.top_k < 1:
-        raise UsageError("--top-k must be at least 1")
+    check_top_k(args.top_k)
     return SearchRequest(
         query=query, branch=args.branch, top_k=args.top_k, scope=args.scope,
         language=args.language, path_prefix=args.path_prefix, symbol_type=args.symbol_type,

@@ -54,7 +54,9 @@ class GitRepo:
 
     def __init__(self, path: str | os.PathLike[str]):
         try:
-            self._repo = git.Repo(path, search_parent_directories=False)
+            # the path is taken literally: "$HOME/x" names a directory called "$HOME" (the shell
+            # expands variables the user meant), never the repository a variable points at
+            self._repo = git.Repo(path, search_parent_directories=False, expand_vars=False)
         except (InvalidGitRepositoryError, NoSuchPathError):
             raise UsageError(f"not a git repository: {path}") from None
         self.path = Path(path).resolve()

@@ -28,6 +28,9 @@ from branchwise.vectors import VectorIndex
 
 RRF_K = 60
 MODES = ("fused", "dense", "lexical")
+#: the most results one search returns: each asks the rankings for five times as many
+#: candidates, so an unbounded k would allocate without limit
+MAX_TOP_K = 1000
 
 
 @dataclass
@@ -53,6 +56,12 @@ class BranchInfo:
     indexed_at: str
 
 
+def check_top_k(top_k: object) -> None:
+    """A usable result count: an integer from 1 to MAX_TOP_K (UsageError otherwise)."""
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise UsageError(f"--top-k must be a whole number from 1 to {MAX_TOP_K}, not {top_k}")
+
+
 class HybridSearch:
     """Dense, lexical and name rankings over one allowed set, fused and turned into results.
 
@@ -71,6 +80,7 @@ class HybridSearch:
             raise UsageError(f"unknown ranking mode {request.mode!r} (choose from {', '.join(MODES)})")
         if request.scope not in ("branch", "all"):
             raise UsageError(f"unknown scope {request.scope!r} (choose branch or all)")
+        check_top_k(request.top_k)
         branch = self.branch(request.branch)
         scope = self._scope(branch, request)
         depth = max(50, request.top_k * 5)

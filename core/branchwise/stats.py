@@ -50,8 +50,8 @@ def record_session(
     index_age_seconds: float | None,
     results: list[Result],
     overrides: Iterable[Mapping] | None = None,
-) -> dict:
-    """Append one session's record to the log and return it.
+) -> dict | None:
+    """Append one session's record to the log and return it (None when the log is read-only).
 
     `overrides` lists the reviewer's departures from the default handling; when None they are
     taken from the results' labels (see `branchwise.labels.is_override`).
@@ -62,8 +62,11 @@ def record_session(
     if not index_dir.is_dir():
         raise UsageError(f"no index directory at {index_dir}")
     record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides)
-    with stats_path(index_dir).open("a", encoding="utf-8") as log:
-        log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    try:
+        with stats_path(index_dir).open("a", encoding="utf-8") as log:
+            log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    except OSError:  # a read-only index directory is still searchable; its log stays as it was
+        return None
     return record
 
 
@@ -133,7 +136,11 @@ def load_records(index_dir: Path, repository: str | None = None) -> tuple[list[d
     if not path.exists():
         return [], 0
     records, bad = [], 0
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise UsageError(f"cannot read the statistics log {path}: {error.strerror or error}") from None
+    for line in text.splitlines():
         if not line.strip():
             continue
         try:
@@ -141,11 +148,31 @@ def load_records(index_dir: Path, repository: str | None = None) -> tuple[list[d
         except json.JSONDecodeError:
             bad += 1
             continue
-        if not isinstance(record, dict):
+        if not _well_formed(record):
             bad += 1
         elif repository is None or record.get("repository") == repository:
             records.append(record)
     return records, bad
+
+
+def _well_formed(record: object) -> bool:
+    """A record every summary step can read: the log is a file anyone may have edited."""
+    if not isinstance(record, dict):
+        return False
+    ratio = record.get("failure_ratio")
+    if ratio is not None and (isinstance(ratio, bool) or not isinstance(ratio, (int, float))
+                              or not 0 <= ratio <= 1):
+        return False
+    for key in ("time", "kind", "repository", "branch"):
+        if record.get(key) is not None and not isinstance(record[key], str):
+            return False
+    for key in ("failures", "considered", "results"):
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return False
+    if not isinstance(record.get("overrides", []), list):
+        return False
+    return all(isinstance(record.get(key, {}), dict) for key in ("verdicts", "reasons", "directories", "commits"))
 
 
 def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None) -> dict:
