@@ -15,6 +15,7 @@ from pathlib import Path
 from branchwise import stats
 from branchwise.bundle import BundleContext, shown_for
 from branchwise.citation import header_lines, version_string
+from branchwise.display import escape_controls
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
@@ -138,11 +139,12 @@ class ReviewSession:
             target_commit=target.commit, target=target.description,
             use_indexed_text=frozenset(self.use_indexed_text),
         )
-        return header_lines(
+        lines = header_lines(
             result, shown_for(result, context), branch=self.branch, target=target.description,
             target_version=target.version,
             indexed_version=target.indexed_versions.get(result.commit, version_string(result.branch, result.commit, None)),
         )
+        return [escape_controls(line) for line in lines]
 
 
 def _age_seconds(indexed_at: str) -> float | None:

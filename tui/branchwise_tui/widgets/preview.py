@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
 
 THEME = "monokai"
@@ -63,7 +64,7 @@ def _status(result: Result, takes_current: bool) -> Text:
             lines.append(f"Moved to: {result.current_path}"
                          + (f"#L{result.current_start_line}-L{result.current_end_line}"
                             if result.current_start_line is not None else ""))
-    return Text("\n".join(lines))
+    return Text("\n".join(escape_controls(line) for line in lines))
 
 
 def _diff(result: Result) -> Syntax | str:
@@ -73,7 +74,8 @@ def _diff(result: Result) -> Syntax | str:
     current_path = result.current_path or result.path
     lines = difflib.unified_diff(
         result.text.splitlines(), result.current_text.splitlines(),
-        fromfile=f"{result.path} (indexed, {result.commit[:7]})", tofile=f"{current_path} (current)",
+        fromfile=escape_controls(f"{result.path} (indexed, {result.commit[:7]})"),
+        tofile=escape_controls(f"{current_path} (current)"),
         lineterm="",
     )
     return Syntax("\n".join(lines), "diff", theme=THEME, word_wrap=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import DataTable
 
+from branchwise.display import escape_controls
 from branchwise.models import Result
 from branchwise_tui.widgets.badges import verdict_badge
 
@@ -47,8 +48,8 @@ class ResultsTable(DataTable):
             self.add_row(
                 str(result.rank),
                 verdict_badge(result.verdict, result.label),
-                result.path,
-                result.identity.qualified_name,
+                escape_controls(result.path),
+                escape_controls(result.identity.qualified_name),
                 result.branch,
                 result.commit[:7],
                 result.indexed_at[:10],
