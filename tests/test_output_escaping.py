@@ -106,3 +106,17 @@ def test_the_helpers():
     assert escape_controls("a\x1b[31mb\nc\td\u202e") == "a\\x1b[31mb\\nc\\td\\u202e"
     assert escape_controls("plain ünïcödé/路径.py") == "plain ünïcödé/路径.py"
     assert json.loads(safe_json({"p": CSI_C1 + REVERSED})) == {"p": CSI_C1 + REVERSED}
+
+
+def test_the_review_app_shows_names_escaped():
+    from branchwise.models import Identity, Result, Verdict
+    from branchwise_tui.widgets.preview import _status
+
+    result = Result(rank=1, score=1.0, identity=Identity("repo", OSC_TITLE, "python", "function", "f"),
+                    branch="main", commit="a" * 40, start_line=1, end_line=2, indexed_at="", content_hash="h",
+                    text="", blob=None, version_id="v", verdict=Verdict.DELETED,
+                    reason=f"symbol no longer in file; moved to {FORGED}#L1-L2 unchanged", current_path=FORGED,
+                    current_start_line=1, current_end_line=2)
+    shown = _status(result, takes_current=False).plain
+    assert_no_raw_controls(shown)
+    assert "\nCheck:" not in shown
