@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import getpass
 import os
+import re
 import sqlite3
 import tempfile
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -208,30 +209,38 @@ def export_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
     return len(records)
 
 
-def import_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
+def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
+                  allows: Callable[[str], bool] | None = None) -> int:
     """Read a labels file into `repository` (the file's own `repository` key is informative).
 
-    Version ids are recomputed from identity + content_hash, so a file from another index of
-    the same code applies as is. Returns how many labels were stored.
+    Every entry is checked first (a repository-relative path, a sha256 content hash, a known
+    label, an ISO 8601 date, and, with `allows`, a path the importing user may read); then all
+    of them land in one transaction, so a bad entry or a killed import leaves the labels as
+    they were. Version ids are recomputed from identity + content_hash, so a file from another
+    index of the same code applies as is. Returns how many labels were stored.
     """
     path = Path(path)
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise UsageError(f"cannot read labels file {path}: {error.strerror}") from None
+        raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"bad labels file {path}: {error}") from None
     entries = document.get("label", [])
     if not isinstance(entries, list):
         raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
-    for number, entry in enumerate(entries, start=1):
-        _check_entry(path, number, entry)
-    for entry in entries:
-        set_label(
-            conn, repository, entry, entry["label"], entry.get("note", ""),
-            reviewer=entry.get("reviewer"), labelled_at=entry.get("labelled_at"),
-        )
-    return len(entries)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    reviewer = _default_reviewer()
+    rows = [_row(path, number, entry, repository, allows, now, reviewer)
+            for number, entry in enumerate(entries, start=1)]
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return len(rows)
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -261,19 +270,53 @@ def _identity_of(repository: str, target: Result | Mapping) -> tuple[Identity, s
     return Identity(repository, *(target[name] for name in IDENTITY_FIELDS)), target["content_hash"]
 
 
-def _check_entry(path: Path, number: int, entry: object) -> None:
+#: the longest note or reviewer name a labels file may carry
+MAX_TEXT = 10_000
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _row(path: Path, number: int, entry: object, repository: str, allows: Callable[[str], bool] | None,
+         now: str, reviewer: str) -> tuple:
+    """One checked entry as a row of the labels table (UsageError naming the entry otherwise)."""
+    def bad(message: str) -> UsageError:
+        return UsageError(f"bad labels file {path}: label #{number}: {message}")
+
     if not isinstance(entry, dict):
-        raise UsageError(f"bad labels file {path}: label #{number} is not a table")
+        raise bad("is not a table")
     for name in (*IDENTITY_FIELDS, "content_hash", "label"):
         if not isinstance(entry.get(name), str) or not entry[name]:
             raise UsageError(f"bad labels file {path}: label #{number} lacks {name!r}")
     for name in ("note", "reviewer", "labelled_at"):
-        if name in entry and not isinstance(entry[name], str):
-            raise UsageError(f"bad labels file {path}: label #{number}: {name!r} must be a string")
+        if name in entry and (not isinstance(entry[name], str) or len(entry[name]) > MAX_TEXT):
+            raise bad(f"{name!r} must be a string of at most {MAX_TEXT} characters")
+    file_path = entry["path"]
+    if not repository_relative(file_path):
+        raise bad(f"path {file_path!r} is not a path inside the repository")
+    if allows is not None and not allows(file_path):
+        raise bad(f"path {file_path!r} is outside what you may read")
     try:
-        parse_label(entry["label"])
+        label = parse_label(entry["label"])
     except UsageError as error:
-        raise UsageError(f"bad labels file {path}: label #{number}: {error}") from None
+        raise bad(str(error)) from None
+    if not _SHA256.fullmatch(entry["content_hash"]):
+        raise bad(f"content_hash {entry['content_hash']!r} is not a sha256 (64 lowercase hexadecimal digits)")
+    labelled_at = entry.get("labelled_at") or now
+    try:
+        when = datetime.fromisoformat(labelled_at)
+    except ValueError:
+        raise bad(f"labelled_at {labelled_at!r} is not an ISO 8601 date") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    identity = Identity(repository, *(entry[name] for name in IDENTITY_FIELDS))
+    return (repository, version_id(identity, entry["content_hash"]), *(entry[name] for name in IDENTITY_FIELDS),
+            entry["content_hash"], label.value, entry.get("note", ""),
+            entry.get("reviewer", reviewer), when.isoformat(timespec="seconds"))
+
+
+def repository_relative(path: str) -> bool:
+    """A `/`-separated path inside a repository: not absolute, no `..` or empty part, no NUL."""
+    parts = path.split("/")
+    return bool(path) and not path.startswith("/") and "\0" not in path and ".." not in parts and "" not in parts
 
 
 def _default_reviewer() -> str:
