@@ -80,3 +80,30 @@ def test_an_import_is_one_transaction(conn, tmp_path):
     import_labels(conn, "shop", write(tmp_path, [entry(n) for n in range(1, 301)]))
     conn.set_trace_callback(None)
     assert [s for s in statements if s.startswith(("BEGIN", "COMMIT"))] == ["BEGIN IMMEDIATE", "COMMIT"]
+
+
+@pytest.mark.parametrize("note", ['plain', 'quote " and back\\slash', "new\nline\ttab", "ünï 路径 \x1b[31m", "\u2028"])
+def test_the_fast_reader_reads_exports_exactly_as_toml(note):
+    import tomllib
+
+    from branchwise.labelfile import label_tables
+
+    text = tomli_w.dumps({"repository": "shop", "label": [entry(1, note=note), entry(2, path=f"src/{note}.py")]})
+    assert list(label_tables(text)) == tomllib.loads(text)["label"]
+
+
+@pytest.mark.parametrize("text", [
+    '# a comment\n[[label]]\npath = "a.py"\n',
+    '[[label]]\npath = "a.py"\npath = "b.py"\n',
+    "[[label]]\npath = 'literal.py'\n",
+    '[[label]]\npath = "\\U0001F600.py"\n',
+])
+def test_anything_else_is_read_by_tomllib(conn, tmp_path, text):
+    from branchwise.labelfile import NotExportFormat, label_tables
+
+    with pytest.raises(NotExportFormat):
+        list(label_tables(text))
+    path = tmp_path / "labels.toml"
+    path.write_text(text)
+    with pytest.raises(UsageError, match="bad labels file"):  # tomllib's verdict, or a missing field
+        import_labels(conn, "shop", path)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import tomli_w
 
+from branchwise import labelfile
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 
@@ -221,18 +222,28 @@ def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
     """
     path = Path(path)
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise UsageError(f"bad labels file {path}: {error}") from None
-    entries = document.get("label", [])
-    if not isinstance(entries, list):
-        raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     reviewer = _default_reviewer()
-    rows = [_row(path, number, entry, repository, allows, now, reviewer)
-            for number, entry in enumerate(entries, start=1)]
+
+    def rows_of(entries) -> list[tuple]:
+        return [_row(path, number, entry, repository, allows, now, reviewer)
+                for number, entry in enumerate(entries, start=1)]
+
+    try:
+        rows = rows_of(labelfile.label_tables(text))
+    except labelfile.NotExportFormat:
+        try:
+            entries = labelfile.toml_label_tables(text)
+        except tomllib.TOMLDecodeError as error:
+            raise UsageError(f"bad labels file {path}: {error}") from None
+        if not isinstance(entries, list):
+            raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])") from None
+        rows = rows_of(entries)
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
