@@ -14,6 +14,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# This tree's packages (core, review app, command line) ahead of any installed copy, in this
+# process and in the `python -m branchwise_cli` subprocesses that tests start.
+_SOURCES = [str(ROOT / part) for part in ("core", "tui", "cli")]
+sys.path[:0] = [path for path in _SOURCES if path not in sys.path]
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    _SOURCES + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in _SOURCES])
+# An editable install's finder would serve a module this tree no longer has from the installed
+# checkout; without it, an import of a moved or deleted module fails as it should.
+sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
+
 
 def _load_sample_builder():
     """Import sample_repos/build.py, which is a script and not part of an installed package."""
@@ -85,10 +95,10 @@ def backend_environment(kind: str, tmp_dir: Path):
         yield kind
     finally:
         if kind == "qdrant-server":
-            from branchwise.qdrant import drop_collections
-            drop_collections(os.environ["QDRANT_URL"], prefix)
+            from branchwise.backends.qdrant import drop_collections
+            drop_collections(os.environ["QDRANT_URL"], prefix, os.environ.get("QDRANT_API_KEY"))
         if kind != "faiss":
-            from branchwise.qdrant import close_clients
+            from branchwise.backends.qdrant import close_clients
             close_clients(os.environ.get("BRANCHWISE_QDRANT_PATH") or os.environ.get("BRANCHWISE_QDRANT_URL"))
         for name, value in saved.items():
             if value is None:
