@@ -31,7 +31,7 @@ import faiss
 import numpy as np
 
 from branchwise.store import Store
-from branchwise.version_vectors import version_vectors
+from branchwise.backends.version_vectors import version_vectors
 
 #: Up to this many vectors the index is an exact flat scan; above it, an IVF index (see below).
 FLAT_MAX = 100_000
