@@ -52,7 +52,7 @@ def moved(tmp_path) -> tuple[Path, Path]:
 
 
 def cli(*argv) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True, text=True)
     assert "Traceback" not in out.stderr, out.stderr
     return out
 

@@ -49,7 +49,7 @@ def index(indexed, tmp_path) -> Path:
 
 
 def run(*argv) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True, text=True)
 
 
 def reading_commands(repo: Path, index: Path, tmp_path: Path) -> list[list]:

@@ -49,13 +49,13 @@ def stat_dirty(repo: GitBuilder) -> None:
 
 def search_and_verify(repo: GitBuilder, tmp_path: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "index", str(repo.path), "--index", str(tmp_path / "idx")],
+        [sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--index", str(tmp_path / "idx")],
         capture_output=True, text=True,
     )
     assert out.returncode == 0, out.stderr
     stat_dirty(repo)
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "search", "handler", "--repo", str(repo.path), "--branch", "main",
+        [sys.executable, "-m", "branchwise_cli", "search", "handler", "--repo", str(repo.path), "--branch", "main",
          "--index", str(tmp_path / "idx"), "--json"],
         capture_output=True, text=True,
     )

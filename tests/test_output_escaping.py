@@ -43,7 +43,7 @@ def indexed(tmp_path_factory):
 
 
 def run(*argv) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True, text=True)
     assert "Traceback" not in out.stderr, out.stderr
     return out
 

@@ -20,7 +20,7 @@ def hashing_model(monkeypatch):
 
 
 def run(*argv, **kwargs) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)], capture_output=True, text=True,
+    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True, text=True,
                          **kwargs)
     assert "Traceback" not in out.stderr, out.stderr
     return out

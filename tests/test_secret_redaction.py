@@ -92,7 +92,7 @@ def test_secrets_in_code_are_nowhere_in_the_database(indexed, tmp_path):
 def test_search_shows_redacted_text_with_the_original_hash(indexed, tmp_path):
     repo, _workspace = indexed
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "search", "connect login password", "--repo", str(repo.path),
+        [sys.executable, "-m", "branchwise_cli", "search", "connect login password", "--repo", str(repo.path),
          "--branch", "main", "--index", str(tmp_path / "index"), "--json"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     for secret in SECRETS:
@@ -122,7 +122,7 @@ def test_export_bundle_carries_no_secret(indexed, tmp_path):
     repo, _workspace = indexed
     bundle = tmp_path / "bundle.md"
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "export", "connect login password", "--repo", str(repo.path),
+        [sys.executable, "-m", "branchwise_cli", "export", "connect login password", "--repo", str(repo.path),
          "--branch", "main", "--index", str(tmp_path / "index"), "--out", str(bundle)],
         capture_output=True, text=True)
     assert out.returncode == 0, out.stderr

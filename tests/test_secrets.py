@@ -77,7 +77,7 @@ def test_a_bundle_redacts_a_token_added_in_the_work_tree(tmp_path):
     env = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
 
     def cli(*argv):
-        return subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)],
+        return subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)],
                               capture_output=True, text=True, env=env)
 
     index = tmp_path / "index"

@@ -42,7 +42,7 @@ def saved_output(shop: GitBuilder, **changes) -> dict:
 def verify_cli(shop: GitBuilder, saved: dict, tmp_path) -> subprocess.CompletedProcess:
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(saved))
-    return subprocess.run([sys.executable, "-m", "branchwise.cli", "verify", str(path), "--repo", str(shop.path),
+    return subprocess.run([sys.executable, "-m", "branchwise_cli", "verify", str(path), "--repo", str(shop.path),
                            "--json"], capture_output=True, text=True)
 
 

@@ -14,9 +14,10 @@ optionally, the path prefixes they are limited to in a repository:
 
 A user may read the union of what their own entry and their groups grant; a repository
 granted without `paths` by any of them is readable in full. Without an access file nothing is
-restricted. The rule fails closed: an access file that is there in any form (a dangling or
-looping symbolic link, a directory, an unreadable or malformed file) denies everything until
-it is fixed, with one line naming the problem. With one, the user is `--as USER`, else `BRANCHWISE_USER`, else the OS user name.
+restricted. With one, the user is the configured one (`--as USER`, else `BRANCHWISE_USER`),
+else the OS user name. The rule fails closed: an access file that is there in any form (a
+dangling or looping symbolic link, a directory, an unreadable or malformed file) denies
+everything until it is fixed, with one line naming the problem.
 The result is a restriction that the searcher applies to the allowed set *before* ranking,
 so a forbidden chunk can neither be returned nor push a readable one out of the top k.
 """
@@ -32,7 +33,6 @@ from pathlib import Path
 from branchwise.errors import AccessDeniedError, UsageError
 
 ACCESS_FILE = "access.toml"
-USER_ENV = "BRANCHWISE_USER"
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,9 @@ class Restriction:
         return self.prefixes is None or path.startswith(self.prefixes)
 
 
-def current_user(explicit: str | None = None) -> str:
-    return explicit or os.environ.get(USER_ENV) or getpass.getuser()
+def current_user(configured: str | None = None) -> str:
+    """The configured user (see config.py), else the operating system's."""
+    return configured or getpass.getuser()
 
 
 def restriction_for(index_dir: Path, repository: str, user: str | None = None) -> Restriction | None:

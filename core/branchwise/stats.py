@@ -1,7 +1,7 @@
 """The failure-statistics log: how often retrieved code turned out stale, and where.
 
-Seed 000 (step 7 and its FAQ) asks to record, per task, how many results were used and how
-many had gone stale, because the trend says more than one session: a ratio that keeps rising,
+Each session records how many results were used and how many had gone stale, because the
+trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
 export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns the log
 into a trend, breakdowns and a recommendation, and `render_text` draws them for a terminal.
@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from branchwise.config import Config
+from branchwise.display import escape_controls
 from branchwise.errors import UsageError
 from branchwise.labels import default_label, is_override
 from branchwise.models import Result, Verdict
@@ -256,7 +257,8 @@ def sparkline(ratios: list[float | None]) -> str:
 def _session_bar(session: dict) -> str:
     ratio = session["failure_ratio"]
     when = str(session.get("time") or "")[:16].replace("T", " ")
-    label = f"  {when:16}  {str(session.get('kind') or ''):6}  {str(session.get('branch') or ''):18.18}"
+    branch = escape_controls(session.get("branch") or "")
+    label = f"  {when:16}  {str(session.get('kind') or ''):6}  {branch:18.18}"
     if ratio is None:
         return f"{label}  {'·' * _BAR_WIDTH}  n/a"
     filled = round(ratio * _BAR_WIDTH)
@@ -267,8 +269,9 @@ def _session_bar(session: dict) -> str:
 def _breakdown(title: str, counts: dict[str, int]) -> list[str]:
     if not counts:
         return []
-    width = max(len(name) for name in counts)
-    return ["", title, *(f"  {name:{width}}  {n}" for name, n in counts.items())]
+    names = {name: escape_controls(name) for name in counts}
+    width = max(len(shown) for shown in names.values())
+    return ["", title, *(f"  {names[name]:{width}}  {n}" for name, n in counts.items())]
 
 
 def _pct(ratio: float) -> str:
