@@ -83,3 +83,75 @@ def test_search_json_and_bundle_as_bob_carry_no_forbidden_path(moved, tmp_path):
     assert "src/secret" not in bundle.read_text()
     assert "src/secret" not in (tmp_path / "bundle.manifest.json").read_text()
     assert "secret_plan" not in bundle.read_text()
+
+
+def label_everything(repo: Path, index: Path) -> None:
+    """alice (who reads everything) labels a public and a secret function, with notes."""
+    from branchwise.models import Label
+
+    alice = Workspace(repo, index, user="alice")
+    for query in ("public api", "secret plan"):
+        for result in alice.search(SearchRequest(query, "main", top_k=5)):
+            alice.set_label(result, Label.REFERENCE_ONLY, note=f"note on {result.identity.qualified_name}")
+
+
+def test_labels_export_as_bob_holds_only_his_paths(moved, tmp_path, monkeypatch):
+    repo, index = moved
+    label_everything(repo, index)
+    for how in ("flag", "environment"):
+        out_file = tmp_path / f"labels-{how}.toml"
+        if how == "flag":
+            out = cli("labels", "export", out_file, "--repo", repo, "--index", index, "--as", "bob")
+        else:
+            out = subprocess.run([sys.executable, "-m", "branchwise_cli", "labels", "export", str(out_file),
+                                  "--repo", str(repo), "--index", str(index)], capture_output=True, text=True,
+                                 env={**__import__("os").environ, "BRANCHWISE_USER": "bob"})
+        assert out.returncode == 0, out.stderr
+        text = out_file.read_text()
+        assert "src/public/api.py" in text
+        assert "src/secret" not in text and "secret_plan" not in text
+    everything = tmp_path / "all.toml"
+    assert cli("labels", "export", everything, "--repo", repo, "--index", index, "--as", "alice").returncode == 0
+    assert "secret_plan" in everything.read_text()
+    refused = cli("labels", "import", everything, "--repo", repo, "--index", index, "--as", "bob")
+    assert refused.returncode == 2 and "outside what you may read" in refused.stderr
+
+
+def test_stats_as_bob_name_no_forbidden_directory_or_repository(moved, tmp_path):
+    import json as jsonlib
+
+    repo, index = moved
+    log = index / "stats.jsonl"
+    record = {"time": "2026-01-01T00:00:00+00:00", "kind": "export", "repository": "shop", "branch": "main",
+              "failure_ratio": 0.5, "failures": 2, "considered": 4, "verdicts": {"deleted": 2},
+              "reasons": {"deleted: file deleted at target": 2}, "directories": {"src": 1, "vault": 1},
+              "overrides": [{"path": "vault/keys.py", "qualified_name": "rotate_master_key", "label": "exclude"},
+                            {"path": "src/public/api.py", "qualified_name": "public_api", "label": "exclude"}]}
+    other = dict(record, repository="payroll", directories={"salaries": 3})
+    log.write_text(jsonlib.dumps(record) + "\n" + jsonlib.dumps(other) + "\n")
+    for argv in (("--repo", repo), ()):
+        for fmt in ((), ("--json",)):
+            out = cli("stats", *argv, "--index", index, "--as", "bob", *fmt)
+            assert out.returncode == 0, out.stderr
+            for hidden in ("vault", "payroll", "salaries", "rotate_master_key"):
+                assert hidden not in out.stdout, (argv, fmt, hidden)
+    summary = jsonlib.loads(cli("stats", "--index", index, "--as", "bob", "--json").stdout)
+    assert summary["sessions"] == 1 and summary["overrides"] == 1 and summary["by_directory"] == {"src": 1}
+    alice = jsonlib.loads(cli("stats", "--index", index, "--as", "alice", "--json").stdout)
+    assert alice["sessions"] == 1 and alice["by_directory"] == {"src": 1, "vault": 1}  # payroll: not granted
+
+
+def test_verify_as_bob_refuses_forbidden_paths_and_hides_moves(moved, tmp_path):
+    import json as jsonlib
+
+    repo, index = moved
+    alice = Workspace(repo, index, user="alice").search(SearchRequest("transfer funds", "main"))
+    saved = tmp_path / "saved.json"
+    saved.write_text(jsonlib.dumps({"query": "q", "branch": "main",
+                                    "results": [transfer(alice).to_json()]}))
+    rows = Workspace(repo, index, user="bob").verify_snippets(saved)
+    assert rows[0]["verdict"] == "deleted" and "src/secret" not in jsonlib.dumps(rows)
+    listing = tmp_path / "snippets.tsv"
+    listing.write_text("src/secret/plan.py\n")
+    out = cli("verify", listing, "--repo", repo, "--index", index, "--as", "bob")
+    assert out.returncode == 2 and "outside what you may read" in out.stderr

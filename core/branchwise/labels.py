@@ -186,9 +186,11 @@ def list_labels(conn: sqlite3.Connection, repository: str) -> list[LabelRecord]:
 # TOML exchange -------------------------------------------------------------------------------
 
 
-def export_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
-    """Write the repository's labels as `[[label]]` tables; returns how many were written."""
-    records = list_labels(conn, repository)
+def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
+                  allows: Callable[[str], bool] | None = None) -> int:
+    """Write the repository's labels (with `allows`, those of paths it allows) as `[[label]]`
+    tables; returns how many were written."""
+    records = [r for r in list_labels(conn, repository) if allows is None or allows(r.path)]
     document = {
         "repository": repository,
         "label": [

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
 from branchwise.chunking import chunk_file
@@ -38,7 +39,8 @@ _REQUIRED = ("path", "language", "symbol_type", "qualified_name", "commit", "sta
 
 
 def verify_input(source: Path | str, repo: GitRepo | str | os.PathLike[str] | None = None, *,
-                 branch: str | None = None, against: str | None = None, rules=None) -> list[dict]:
+                 branch: str | None = None, against: str | None = None, rules=None,
+                 allows: Callable[[str], bool] | None = None) -> list[dict]:
     """Verdicts for a snippet list or a saved `search --json` output.
 
     `source` is the input's text when it is a str holding a newline or a tab or starting with
@@ -54,14 +56,14 @@ def verify_input(source: Path | str, repo: GitRepo | str | os.PathLike[str] | No
     if not text.strip():
         raise UsageError("nothing to verify: the input is empty")
     if text.lstrip().startswith("{"):
-        return verify_search_json(text, repo, branch=branch, against=against, rules=rules)
-    return verify_snippet_list(text, repo)
+        return verify_search_json(text, repo, branch=branch, against=against, rules=rules, allows=allows)
+    return verify_snippet_list(text, repo, allows=allows)
 
 
 # snippet lists ------------------------------------------------------------------------------
 
 
-def verify_snippet_list(text: str, repo: GitRepo) -> list[dict]:
+def verify_snippet_list(text: str, repo: GitRepo, allows: Callable[[str], bool] | None = None) -> list[dict]:
     """Check `path<TAB>hash-prefix` lines against the work tree (blank and # lines skipped)."""
     if repo.work_tree is None:
         raise UsageError(f"a snippet list is checked against a work tree, and {repo.name} is bare")
@@ -69,6 +71,8 @@ def verify_snippet_list(text: str, repo: GitRepo) -> list[dict]:
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("#"):
             path, recorded = _parse_snippet_line(number, line)
+            if allows is not None and not allows(path):
+                raise UsageError(f"line {number}: {path!r} is outside what you may read")
             rows.append(_check_snippet(number, path, recorded, repo))
     return rows
 
@@ -108,7 +112,8 @@ def _check_snippet(number: int, path: str, recorded: str, repo: GitRepo) -> dict
 
 
 def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, against: str | None = None,
-                       rules=None) -> list[dict]:
+                       rules=None,
+                       allows: Callable[[str], bool] | None = None) -> list[dict]:
     rows = []
     verifiers: dict[str, Verifier] = {}
     for number, query in enumerate(_json_objects(text), start=1):
@@ -116,10 +121,13 @@ def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, a
         if not isinstance(query_branch, str) or not query_branch:
             raise UsageError(f"query {number}: no branch recorded; give one with --branch")
         if query_branch not in verifiers:
-            verifiers[query_branch] = Verifier(repo, query_branch, against=against, rules=rules)
+            verifiers[query_branch] = Verifier(repo, query_branch, against=against, rules=rules, allows=allows)
         results = [
             _result_from_json(number, index, item, repo.name) for index, item in enumerate(query["results"], start=1)
         ]
+        for index, result in enumerate(results, start=1):
+            if allows is not None and not allows(result.path):
+                raise UsageError(f"query {number}, result {index}: {result.path!r} is outside what you may read")
         rebuilt = [_rebuild_from_git(result, repo, rules) for result in results]
         verifiers[query_branch].verify([r for r, (problem, _) in zip(results, rebuilt) if problem is None])
         for result, (problem, altered) in zip(results, rebuilt):

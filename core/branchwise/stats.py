@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
+from branchwise.access import Restriction
 from branchwise.config import Config
 from branchwise.display import escape_controls
 from branchwise.errors import UsageError
@@ -176,10 +177,16 @@ def _well_formed(record: object) -> bool:
     return all(isinstance(record.get(key, {}), dict) for key in ("verdicts", "reasons", "directories", "commits"))
 
 
-def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None) -> dict:
-    """Trend, breakdowns and a re-index recommendation from the log (see the module docstring)."""
+def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None,
+              view: Callable[[dict], dict | None] | None = None) -> dict:
+    """Trend, breakdowns and a re-index recommendation from the log (see the module docstring).
+
+    `view` shows each record as the reader may see it (None: not at all); see `restrict_record`.
+    """
     config = config or Config()
     records, bad = load_records(index_dir, repository)
+    if view is not None:
+        records = [shown for shown in map(view, records) if shown is not None]
     trend = [
         {key: record.get(key) for key in ("time", "kind", "repository", "branch", "failure_ratio", "failures", "considered")}
         for record in records
@@ -197,6 +204,23 @@ def summarize(index_dir: Path, repository: str | None = None, config: Config | N
         "rising_sessions": config.rising_sessions,
         "recommendation": recommend([t["failure_ratio"] for t in trend], config),
     }
+
+
+def restrict_record(record: dict, restriction: Restriction | None) -> dict:
+    """A record as a user limited to some path prefixes may see it: without the overrides and
+    failure directories outside them. Counts and ratios stay: they name nothing."""
+    if restriction is None or restriction.prefixes is None:
+        return record
+    prefixes = restriction.prefixes
+
+    def readable_directory(name: str) -> bool:
+        return any(prefix.startswith(name + "/") or (name + "/").startswith(prefix) for prefix in prefixes)
+
+    shown = dict(record)
+    shown["overrides"] = [o for o in record.get("overrides") or []
+                          if isinstance(o, dict) and isinstance(o.get("path"), str) and restriction.allows(o["path"])]
+    shown["directories"] = {d: n for d, n in (record.get("directories") or {}).items() if readable_directory(d)}
+    return shown
 
 
 def recommend(ratios: list[float | None], config: Config) -> dict:

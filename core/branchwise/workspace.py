@@ -25,7 +25,7 @@ from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import BundleContext, BundleReport, CommitDates, header_for, write_bundle
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
-from branchwise.errors import UsageError
+from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
@@ -205,7 +205,8 @@ class Workspace:
         """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
         from branchwise.snippets import verify_input
 
-        return verify_input(source, self.repo, branch=branch, against=against)
+        return verify_input(source, self.repo, branch=branch, against=against, rules=self.config.chunking_rules(),
+                            allows=self._allows)
 
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
@@ -282,25 +283,50 @@ class Workspace:
         result.label = label
 
     def import_labels(self, path: Path) -> int:
-        """Read a labels file (TOML) into this repository's labels; returns how many."""
+        """Read a labels file (TOML) into this repository's labels, all or none; returns how
+        many. Labels for paths the user may not read are refused."""
+        allows = self._allows
         with self._writing():
-            return labels.import_labels(self.store.conn, self.repo.name, Path(path))
+            return labels.import_labels(self.store.conn, self.repo.name, Path(path), allows=allows)
 
     def export_labels(self, path: Path) -> int:
-        """Write this repository's labels as TOML; returns how many."""
-        return labels.export_labels(self.store.conn, self.repo.name, Path(path))
+        """Write this repository's labels (those the user may read) as TOML; returns how many."""
+        return labels.export_labels(self.store.conn, self.repo.name, Path(path), allows=self._allows)
+
+    @property
+    def _allows(self):
+        """The access rule as a path predicate (None: everything readable); raises when the
+        user may not read the repository at all."""
+        restriction = self.restriction
+        return None if restriction is None or restriction.prefixes is None else restriction.allows
 
     # statistics ---------------------------------------------------------------------------
 
     def statistics(self) -> dict:
-        """This repository's failure statistics: trend, breakdowns and a recommendation."""
-        return stats.summarize(self.index_dir, self.repo.name, self.config)
+        """This repository's failure statistics (as the user may see them): trend, breakdowns
+        and a recommendation."""
+        restriction = self.restriction
+        return stats.summarize(self.index_dir, self.repo.name, self.config,
+                               view=lambda record: stats.restrict_record(record, restriction))
 
     @staticmethod
-    def index_statistics(index: str | os.PathLike[str] | None) -> dict:
-        """The failure statistics of every repository of an index, without a repository at hand."""
+    def index_statistics(index: str | os.PathLike[str] | None, user: str | None = None) -> dict:
+        """The failure statistics of every repository of an index that the user may read,
+        without a repository at hand."""
         index_dir = resolve_index_dir(index, None)
-        return stats.summarize(index_dir, None, Config.resolve(index_dir))
+        config = Config.resolve(index_dir, {"user": user})
+        restrictions: dict[str, Restriction | None] = {}
+
+        def view(record: dict) -> dict | None:
+            repository = record.get("repository") or ""
+            if repository not in restrictions:
+                try:
+                    restrictions[repository] = restriction_for(index_dir, repository, config.user)
+                except AccessDeniedError:
+                    return None
+            return stats.restrict_record(record, restrictions[repository])
+
+        return stats.summarize(index_dir, None, config, view=view)
 
     def record_session(self, kind: str, branch: str, results: list[Result]) -> dict:
         """Append a session's record (e.g. a review's results) to the failure-statistics log."""

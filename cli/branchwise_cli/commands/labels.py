@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from branchwise_cli.common import EXIT_OK, workspace
+from branchwise_cli.common import EXIT_OK, as_user, workspace
 
 NAME = "labels"
 HELP = "export or import reviewer labels as TOML"
@@ -15,6 +15,7 @@ def add_arguments(p) -> None:
     p.add_argument("file")
     p.add_argument("--repo", default=".")
     p.add_argument("--index")
+    as_user(p)
 
 
 def run(args) -> int:

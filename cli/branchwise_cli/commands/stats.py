@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from branchwise import stats
 from branchwise.workspace import Workspace
-from branchwise_cli.common import EXIT_OK, print_json, workspace
+from branchwise_cli.common import EXIT_OK, as_user, print_json, workspace
 
 NAME = "stats"
 HELP = "failure statistics of past sessions, and whether to re-index"
@@ -13,11 +13,12 @@ HELP = "failure statistics of past sessions, and whether to re-index"
 def add_arguments(p) -> None:
     p.add_argument("--repo")
     p.add_argument("--index")
+    as_user(p)
     p.add_argument("--json", action="store_true")
 
 
 def run(args) -> int:
-    summary = workspace(args).statistics() if args.repo else Workspace.index_statistics(args.index)
+    summary = workspace(args).statistics() if args.repo else Workspace.index_statistics(args.index, user=args.user)
     if args.json:
         print_json(summary)
     else:

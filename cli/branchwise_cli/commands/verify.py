@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, echo, print_json, workspace
+from branchwise_cli.common import EXIT_OK, as_user, echo, print_json, workspace
 
 NAME = "verify"
 HELP = "verify a snippet list or a saved `search --json` output"
@@ -13,6 +13,8 @@ def add_arguments(p) -> None:
     p.add_argument("--repo", default=".")
     p.add_argument("--branch", help="branch to verify against (default: checked-out branch)")
     p.add_argument("--against", help="verify against this revision instead")
+    p.add_argument("--index", help="index directory whose access.toml applies (default: inside .git)")
+    as_user(p)
     p.add_argument("--json", action="store_true")
 
 
