@@ -13,6 +13,7 @@ from types import ModuleType
 
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
+from branchwise.store import database_error
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser
 from branchwise_cli.registry import COMMANDS
 
@@ -37,9 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     except BranchwiseError as error:
         print(f"branchwise: {escape_controls(error)}", file=sys.stderr)
         return error.exit_code
-    except sqlite3.DatabaseError as error:  # corruption found by a query, after the database opened
-        print(f"branchwise: index database is damaged: {error} (re-create it with "
-              "`branchwise index --index NEWDIR`)", file=sys.stderr)
+    except sqlite3.DatabaseError as error:  # found by a query, after the database opened
+        print(f"branchwise: {escape_controls(database_error(error))}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         print("branchwise: interrupted", file=sys.stderr)

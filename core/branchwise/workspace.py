@@ -121,6 +121,8 @@ class Workspace:
         recomputes the vectors (FAISS file or Qdrant collections) from the database."""
         names = self._branches_to_index(branches, all_branches)
         with self._writing(wait):
+            if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
+                self.store.check_integrity()
             vectors = self._vector_store()
             if rebuild:
                 vectors.rebuild()

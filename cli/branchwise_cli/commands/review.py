@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from branchwise.errors import UsageError
 from branchwise_cli.common import EXIT_OK, as_user, backend, repo_branch, workspace
 
@@ -18,6 +20,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError("review is interactive: run it in a terminal (stdin and stdout are not a terminal here)")
     from branchwise_tui.app import create_app
 
     ws = workspace(args)
