@@ -24,14 +24,14 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
-             "retrieval": None, "qdrant": (1_000_000, 20, 200)},
+             "retrieval": None, "qdrant": (1_000_000, 20, 200), "labels_import": 200_000},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
-              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20)},
+              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "labels_import": 5_000},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval")
+         "retrieval", "labels_import")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
@@ -58,6 +58,10 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)
         return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
+    if name == "labels_import":
+        from bench import labels_import
+
+        return labels_import.run(sizes["labels_import"], work)
     return retrieval.run(work, sizes["retrieval"])
 
 
