@@ -13,7 +13,6 @@ import sys
 
 import pytest
 
-from branchwise.display import escape_controls, safe_json
 from gittools import GitBuilder
 
 OSC_TITLE = "src/evil\x1b]0;pwned\x07.py"
@@ -103,6 +102,8 @@ def test_verify_text_output_and_errors_escape_names(indexed, tmp_path):
 
 
 def test_the_helpers():
+    from branchwise.display import escape_controls, safe_json
+
     assert escape_controls("a\x1b[31mb\nc\td\u202e") == "a\\x1b[31mb\\nc\\td\\u202e"
     assert escape_controls("plain ünïcödé/路径.py") == "plain ünïcödé/路径.py"
     assert json.loads(safe_json({"p": CSI_C1 + REVERSED})) == {"p": CSI_C1 + REVERSED}
