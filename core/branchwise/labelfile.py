@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 _HEADER = "[[label]]"
 #: `key = "value"`, the value a TOML basic string (tabs allowed raw, as TOML allows them)
@@ -24,16 +24,21 @@ _LINE = re.compile(
 )
 
 
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
 class NotExportFormat(Exception):
     """The text is not in the subset `labels export` writes: read it with tomllib."""
 
 
-def label_tables(text: str) -> Iterator[dict]:
-    """The `[[label]]` tables of an exported labels file, one at a time (NotExportFormat otherwise)."""
+def label_tables(lines: Iterable[str]) -> Iterator[dict]:
+    """The `[[label]]` tables of an exported labels file (its text, or its lines as a file
+    yields them), one at a time; NotExportFormat as soon as a line is outside the subset."""
     top: set[str] = set()
     current: dict | None = None
-    for line in re.finditer(r"[^\n]*\n?", text):
-        line = line.group()
+    if isinstance(lines, str):
+        lines = (match.group() for match in re.finditer(r"[^\n]*\n?", lines))
+    for line in lines:
         if line in ("", "\n"):
             continue
         if line.rstrip("\n") == _HEADER:
@@ -41,19 +46,30 @@ def label_tables(text: str) -> Iterator[dict]:
                 yield current
             current = {}
             continue
-        match = _LINE.fullmatch(line)
-        if match is None:
-            raise NotExportFormat
-        key, value = match.groups()
+        key, value = _key_value(line)
         seen = top if current is None else current
         if key in seen or (current is None and key == "label"):
             raise NotExportFormat
         if current is None:
             top.add(key)
         else:
-            current[key] = json.loads(value, strict=False) if "\\" in value or "\t" in value else value[1:-1]
+            current[key] = value
     if current is not None:
         yield current
+
+
+def _key_value(line: str) -> tuple[str, str]:
+    """`key = "value"` -> (key, value); the common case (a bare key, a string without escapes
+    or control characters) by plain string tests, the rest by the full pattern."""
+    key, equals, value = line.rstrip("\n").partition(" = ")
+    if (equals and _BARE_KEY.fullmatch(key) and len(value) >= 2 and value[0] == '"' and value[-1] == '"'
+            and '"' not in value[1:-1] and "\\" not in value and value.isprintable()):
+        return key, value[1:-1]
+    match = _LINE.fullmatch(line)
+    if match is None:
+        raise NotExportFormat
+    key, value = match.groups()
+    return key, json.loads(value, strict=False)
 
 
 def toml_label_tables(text: str) -> list:

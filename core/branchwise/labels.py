@@ -216,44 +216,53 @@ def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
                   allows: Callable[[str], bool] | None = None) -> int:
     """Read a labels file into `repository` (the file's own `repository` key is informative).
 
-    Every entry is checked first (a repository-relative path, a sha256 content hash, a known
-    label, an ISO 8601 date, and, with `allows`, a path the importing user may read); then all
-    of them land in one transaction, so a bad entry or a killed import leaves the labels as
-    they were. Version ids are recomputed from identity + content_hash, so a file from another
+    Every entry is checked (a repository-relative path, a sha256 content hash, a known label,
+    an ISO 8601 date, and, with `allows`, a path the importing user may read) and all of them
+    land in one transaction, so a bad entry or a killed import leaves the labels as they were. Version ids are recomputed from identity + content_hash, so a file from another
     index of the same code applies as is. Returns how many labels were stored.
     """
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError as error:
-        raise UsageError(f"bad labels file {path}: {error}") from None
     now = datetime.now(timezone.utc).isoformat(timespec="seconds")
     reviewer = _default_reviewer()
 
-    def rows_of(entries) -> list[tuple]:
-        return [_row(path, number, entry, repository, allows, now, reviewer)
-                for number, entry in enumerate(entries, start=1)]
+    def rows_of(entries):
+        for number, entry in enumerate(entries, start=1):
+            yield _row(path, number, entry, repository, allows, now, reviewer)
 
     try:
-        rows = rows_of(labelfile.label_tables(text))
-    except labelfile.NotExportFormat:
         try:
-            entries = labelfile.toml_label_tables(text)
-        except tomllib.TOMLDecodeError as error:
-            raise UsageError(f"bad labels file {path}: {error}") from None
-        if not isinstance(entries, list):
-            raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])") from None
-        rows = rows_of(entries)
+            with path.open(encoding="utf-8", newline="") as lines:  # read as it is stored, line by line
+                return _store_all(conn, rows_of(labelfile.label_tables(lines)))
+        except labelfile.NotExportFormat:
+            entries = labelfile.toml_label_tables(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"bad labels file {path}: {error}") from None
+    if not isinstance(entries, list):
+        raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
+    return _store_all(conn, rows_of(entries))
+
+
+def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
+    """Insert every row in one transaction; the rows are checked as they come, and the first
+    bad one (or a kill) rolls all of them back, so nothing is held in memory but the file."""
+    stored = 0
+
+    def counted():
+        nonlocal stored
+        for row in rows:
+            stored += 1
+            yield row
+
     conn.execute("BEGIN IMMEDIATE")
     try:
-        conn.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        conn.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", counted())
     except BaseException:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
-    return len(rows)
+    return stored
 
 
 def write_atomically(path: Path, data: bytes) -> None:
