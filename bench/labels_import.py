@@ -69,6 +69,9 @@ def run(count: int, work: Path) -> dict:
         "baseline_peak_rss_mb": round(baseline["peak_rss_mb"]),
         "current_peak_rss_mb": round(current["peak_rss_mb"]),
         "memory_ratio": round(current["peak_rss_mb"] / baseline["peak_rss_mb"], 2),
+        # what the import itself added on top of the interpreter and its imports
+        "baseline_growth_mb": round(baseline["peak_rss_mb"] - baseline["startup_rss_mb"]),
+        "current_growth_mb": round(current["peak_rss_mb"] - current["startup_rss_mb"]),
     }
 
 
