@@ -5,7 +5,7 @@ about 66 MB. The baseline is the previous import, measured in the same run on th
 the whole document read with `tomllib`, then one `set_label` call (one transaction) per
 entry. The current import reads the exported subset of TOML line by line, checks every entry,
 and stores them all in one transaction. Each side runs in its own process, so that its peak
-resident memory (`ru_maxrss`) is its own.
+resident memory (VmHWM) is its own.
 """
 
 from __future__ import annotations
@@ -18,14 +18,17 @@ from pathlib import Path
 import tomli_w
 
 _CHILD = r"""
-import json, resource, sqlite3, sys, time, tomllib
+import json, re, sqlite3, sys, time, tomllib
 from pathlib import Path
 from branchwise.labels import ensure_schema, import_labels, set_label
 mode, labels_file, database = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 conn = sqlite3.connect(database, isolation_level=None)
 conn.execute("PRAGMA journal_mode=WAL"); conn.execute("PRAGMA synchronous=NORMAL")
 ensure_schema(conn)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def high_water_mb():  # this process's own peak (ru_maxrss would carry the parent's over fork)
+    status = open("/proc/self/status").read()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024
+before = high_water_mb()
 started = time.perf_counter()
 if mode == "current":
     import_labels(conn, "shop", labels_file)
@@ -34,9 +37,9 @@ else:
         set_label(conn, "shop", entry, entry["label"], entry.get("note", ""), reviewer=entry.get("reviewer"),
                   labelled_at=entry.get("labelled_at"))
 seconds = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+peak = high_water_mb()
 count = conn.execute("SELECT COUNT(*) FROM labels").fetchone()[0]
-print(json.dumps({"seconds": seconds, "peak_rss_mb": peak / 1024, "startup_rss_mb": before / 1024, "stored": count}))
+print(json.dumps({"seconds": seconds, "peak_rss_mb": peak, "startup_rss_mb": before, "stored": count}))
 """
 
 
