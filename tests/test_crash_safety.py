@@ -288,7 +288,11 @@ def test_sigkill_during_labels_import_leaves_all_or_nothing(shop_repo, tmp_path,
     duration = time.perf_counter() - started
     assert label_state(timing) == (IMPORTED_LABELS, {"use"})
     outcomes = set()
-    for trial, delay in enumerate(spread(duration, IMPORT_KILLS, seed=29)):
+    # half the kills over the whole run, half over its second half, where an import that
+    # parses first and writes last would be writing
+    delays = spread(duration, IMPORT_KILLS // 2, seed=29) + [
+        duration / 2 + delay for delay in spread(duration / 2, IMPORT_KILLS - IMPORT_KILLS // 2, seed=31)]
+    for trial, delay in enumerate(delays):
         index = Path(shutil.copytree(source, tmp_path / f"labels-{trial}"))
         killed(["labels", "import", str(after), *common, str(index)], delay)
         state = label_state(index)
