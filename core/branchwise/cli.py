@@ -78,6 +78,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="Markdown bundle to write (a manifest goes beside it)")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
 
+    p = sub.add_parser("diff", help="what a branch changed, symbol by symbol, with impact context")
+    p.add_argument("diff_branch", metavar="BRANCH")
+    p.add_argument("--base", help="base branch or revision (default: main, else master)")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--index")
+    p.add_argument("--no-impact", action="store_true", help="skip the impact context (faster)")
+    _backend(p)
+    _as_user(p)
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("stats", help="failure statistics of past sessions, and whether to re-index")
     p.add_argument("--repo")
     p.add_argument("--index")

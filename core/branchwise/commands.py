@@ -138,6 +138,17 @@ def run_export(args) -> int:
     return EXIT_OK
 
 
+def run_diff(args) -> int:
+    from branchwise.difftext import render_diff
+
+    diff = _workspace(args).diff(args.diff_branch, args.base, impact=not args.no_impact)
+    if args.json:
+        print_json(diff.to_json())
+    else:
+        print(render_diff(diff))
+    return EXIT_OK
+
+
 def run_stats(args) -> int:
     from branchwise import stats
     from branchwise.config import Config

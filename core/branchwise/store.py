@@ -193,6 +193,23 @@ class Store:
         finally:
             self.conn.row_factory = None
 
+    # live sets --------------------------------------------------------------------------------
+
+    def live_symbols(self, branch_id: int, paths) -> list[tuple]:
+        """A branch's live versions in `paths`: (path, language, symbol_type, qualified_name,
+        start_line, end_line, content_hash, text, path_class, class_reason), by path and line."""
+        paths = sorted(set(paths))
+        rows: list[tuple] = []
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            rows += self.conn.execute(
+                "SELECT i.path, i.language, i.symbol_type, i.qualified_name, l.start_line, l.end_line, "
+                "v.content_hash, v.text, v.path_class, v.class_reason FROM live l "
+                "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+                f"WHERE l.branch_id = ? AND i.path IN ({','.join('?' * len(chunk))})",
+                (branch_id, *chunk),
+            ).fetchall()
+        return sorted(rows, key=lambda row: (row[0], row[4], row[3]))
 
 def default_index_dir(git_dir: Path) -> Path:
     """Without `--index`, a repository's index lives inside its git directory."""

@@ -138,6 +138,12 @@ class Workspace:
             labels.set_label(self.store.conn, self.repo.name, result, label, note)
         result.label = label
 
+    def diff(self, branch: str, base: str | None = None, impact: bool = True, refresh: bool = True):
+        """The symbol diff of `branch` against its merge-base with `base` (see branchdiff.py)."""
+        from branchwise.branchdiff import build_diff
+
+        return build_diff(self, branch, base, impact=impact, refresh=refresh)
+
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
