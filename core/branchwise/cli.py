@@ -17,6 +17,7 @@ from pathlib import Path
 from branchwise.errors import BranchwiseError, UsageError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+TOUR_ACTIONS = ("check", "fix", "show", "record", "import-codetour", "export-codetour")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,6 +85,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repo", default=".")
     p.add_argument("--index")
     p.add_argument("--no-impact", action="store_true", help="skip the impact context (faster)")
+    _backend(p)
+    _as_user(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("tour", help="code tours anchored on symbols: check, fix, show, record, CodeTour")
+    p.add_argument("action", choices=TOUR_ACTIONS)
+    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
+                   "(import-codetour: the .tour file to read)")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--branch", help="branch to check against (default: the checked-out branch)")
+    p.add_argument("--index")
+    p.add_argument("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
+    p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
+    p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
+    p.add_argument("--title", help="record: the tour's title (default: from the file name)")
     _backend(p)
     _as_user(p)
     p.add_argument("--json", action="store_true")

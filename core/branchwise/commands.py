@@ -149,6 +149,12 @@ def run_diff(args) -> int:
     return EXIT_OK
 
 
+def run_tour(args) -> int:
+    from branchwise.tourcommands import run_tour as run
+
+    return run(args, _workspace(args))
+
+
 def run_stats(args) -> int:
     from branchwise import stats
     from branchwise.config import Config

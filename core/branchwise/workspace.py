@@ -144,6 +144,12 @@ class Workspace:
 
         return build_diff(self, branch, base, impact=impact, refresh=refresh)
 
+    def check_tour(self, tour, branch: str):
+        """Verify every step of a tour against `branch` (see tours/check.py)."""
+        from branchwise.tours import check_tour
+
+        return check_tour(self, tour, branch)
+
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
