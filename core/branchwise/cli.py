@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     _repo_branch(p, required=False)
     _backend(p)
     p.add_argument("--scope", choices=("branch", "all"), default="branch")
+    p.add_argument("--diff", metavar="BRANCH", help="review what BRANCH changed against --base, symbol by symbol")
+    p.add_argument("--base", help="with --diff: the base branch or revision (default: main, else master)")
+    p.add_argument("--tour", metavar="TOUR", help="play a tour (a file, or a name under .branchwise/tours/)")
     _as_user(p)
 
     p = sub.add_parser("export", help="write a verified context bundle for a query")

@@ -191,7 +191,19 @@ def run_review(args) -> int:
     branch = args.branch or workspace.repo.current_branch()
     if branch is None:
         raise UsageError("HEAD is detached or the repository is bare: name a --branch")
-    app = app_module.create_app(workspace, branch=branch, query=args.query, scope=args.scope)
+    if args.diff and args.tour:
+        raise UsageError("give --diff or --tour, not both")
+    if args.base and not args.diff:
+        raise UsageError("--base goes with --diff")
+    tour = None
+    if args.tour:
+        from branchwise.tours import load_tour, resolve_tour_path
+
+        tour = load_tour(resolve_tour_path(args.tour, workspace.repo.work_tree))
+    if args.diff:
+        workspace.repo.resolve_branch(args.diff)
+    app = app_module.create_app(workspace, branch=branch, query=args.query, scope=args.scope,
+                                diff=(args.diff, args.base) if args.diff else None, tour=tour)
     app.run()
     return EXIT_OK
 

@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label as TextLabel, Select, Switch
 from textual.worker import Worker, WorkerState
 
@@ -43,7 +44,7 @@ WORK_NAMES = {
 
 
 class BranchwiseApp(App[None]):
-    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss"]
+    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss"]
     TITLE = "branchwise review"
     AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
@@ -68,8 +69,10 @@ class BranchwiseApp(App[None]):
         Binding("escape", "focus_results", "Results", show=False),
     ]
 
-    def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> None:
+    def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
+                 mode_screen: Screen | None = None) -> None:
         super().__init__()
+        self.mode_screen = mode_screen  # diff review or tour player: opened over the main screen
         self.session = ReviewSession(workspace, branch)
         self.initial_query = query
         self.initial_scope = scope
@@ -90,6 +93,9 @@ class BranchwiseApp(App[None]):
 
     def on_mount(self) -> None:
         self.load_branches()
+        if self.mode_screen is not None:
+            self.push_screen(self.mode_screen)
+            return
         if self.initial_query.strip():
             self.start_search()
         else:
@@ -284,6 +290,19 @@ class BranchwiseApp(App[None]):
             self.notify(str(worker.error), title=WORK_NAMES.get(worker.name, "Error"), severity="error", timeout=10)
 
 
-def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> BranchwiseApp:
-    """The review app over `workspace`, searching `branch`; runs `query` at once when given."""
-    return BranchwiseApp(workspace, branch, query=query or "", scope=scope)
+def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
+               diff: tuple[str, str | None] | None = None, tour=None) -> BranchwiseApp:
+    """The review app over `workspace`, searching `branch`; runs `query` at once when given.
+
+    `diff=(BRANCH, BASE)` opens the diff review of BRANCH, `tour` (a loaded Tour) the tour player.
+    """
+    mode_screen = None
+    if diff is not None:
+        from branchwise_tui.screens.diff import DiffScreen
+
+        mode_screen = DiffScreen(*diff)
+    elif tour is not None:
+        from branchwise_tui.screens.tour import TourScreen
+
+        mode_screen = TourScreen(tour, branch)
+    return BranchwiseApp(workspace, branch, query=query or "", scope=scope, mode_screen=mode_screen)

@@ -54,6 +54,11 @@ class ReviewSession:
 
     # blocking core calls: run these from thread workers ------------------------------------
 
+    def call(self, function, *args, **kwargs):
+        """Run any other core call under the session's lock (the diff and tour screens' work)."""
+        with self._lock:
+            return function(*args, **kwargs)
+
     def branches(self) -> list[BranchInfo]:
         with self._lock:
             return self.workspace.indexed_branches()
