@@ -18,6 +18,7 @@ from branchwise.cli import main
 from branchwise.gitrepo import GitRepo
 from branchwise.symbols import innermost_at
 from branchwise.tours import Step, Tour, load_tour
+from branchwise.tours.record import step_at
 from gittools import GitBuilder
 
 MARCH = [
@@ -34,12 +35,7 @@ def _march_commit(repo: GitRepo) -> str:
 
 
 def _anchored_step(repo: GitRepo, commit: str, path: str, name: str, note: str) -> Step:
-    """A step as a tour author at `commit` records it: lines and hash of the symbol there."""
-    chunks = chunk_file(repo.name, path, repo.read_blob(repo.blob_at(commit, path))).chunks
-    [chunk] = [c for c in chunks if c.identity.qualified_name == name]
-    return Step(note=note, path=path, qualified_name=name, symbol_type=chunk.identity.symbol_type,
-                language=chunk.identity.language, start_line=chunk.start_line, end_line=chunk.end_line,
-                content_hash=chunk.content_hash, commit=commit)
+    return step_at(repo, commit, path, name, note)
 
 
 @pytest.fixture

@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from branchwise import labels
+from branchwise.chunking import chunk_file
+from branchwise.errors import UsageError
+from branchwise.gitrepo import GitRepo
 from branchwise.models import Identity, Label, Result
 from branchwise.search import SearchRequest
 from branchwise.tours.tourfile import Step, Tour
@@ -63,3 +66,18 @@ def _labelled_live(workspace: "Workspace", branch: str) -> list[Result]:
         ))
     return results
 
+
+
+def step_at(repo: GitRepo, commit: str, path: str, qualified_name: str, note: str = "", rules=None) -> Step:
+    """A step anchored on a symbol as it is at `commit` (its lines and content hash there)."""
+    blob = repo.blob_at(commit, path)
+    if blob is None:
+        raise UsageError(f"no file {path} at {commit[:7]}")
+    chunks = chunk_file(repo.name, path, repo.read_blob(blob), rules).chunks
+    found = [c for c in chunks if c.identity.qualified_name == qualified_name]
+    if not found:
+        raise UsageError(f"no symbol {qualified_name} in {path} at {commit[:7]}")
+    chunk = found[0]
+    return Step(note=note, path=path, qualified_name=qualified_name, symbol_type=chunk.identity.symbol_type,
+                language=chunk.identity.language, start_line=chunk.start_line, end_line=chunk.end_line,
+                content_hash=chunk.content_hash, commit=commit)

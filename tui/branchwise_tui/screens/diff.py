@@ -81,6 +81,9 @@ class DiffScreen(Screen[None]):
                 yield DataTable(id="impact", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < 120, "-narrow")  # side by side only where it fits
+
     def on_mount(self) -> None:
         self.query_one("#changes", DataTable).add_columns("Kind", "Hits", "Symbol", "File")
         self.query_one("#impact", DataTable).add_columns("As", "Verdict", "Symbol", "Where")
@@ -132,12 +135,18 @@ class DiffScreen(Screen[None]):
         old, new = change.old, change.new
         lines = [Text.assemble((change.kind, KIND_STYLES[change.kind]), f"  {change.qualified_name}  "
                                f"({change.symbol.identity.symbol_type}, {change.symbol.identity.language})")]
-        if old is not None:
-            lines.append(Text(f"before: {old.path}#L{old.start_line}-L{old.end_line} ({old.qualified_name}) "
-                              f"at the merge-base {self.diff.merge_base[:7]}"))
-        if new is not None:
-            lines.append(Text(f"after:  {new.path}#L{new.start_line}-L{new.end_line} ({new.qualified_name}) "
-                              f"on {self.diff.branch} @ {self.diff.branch_commit[:7]}"))
+        diff = self.diff
+        before = f"merge-base {diff.merge_base[:7]}"
+        after = f"{diff.branch} @ {diff.branch_commit[:7]}"
+        if old is not None and new is not None and old.path == new.path:
+            renamed = f" (was {old.qualified_name})" if old.qualified_name != new.qualified_name else ""
+            lines.append(Text(f"{new.path}: L{old.start_line}-L{old.end_line} at {before} -> "
+                              f"L{new.start_line}-L{new.end_line} on {after}{renamed}"))
+        else:
+            if old is not None:
+                lines.append(Text(f"before: {old.path}#L{old.start_line}-L{old.end_line} ({old.qualified_name}) at {before}"))
+            if new is not None:
+                lines.append(Text(f"after:  {new.path}#L{new.start_line}-L{new.end_line} ({new.qualified_name}) on {after}"))
         if change.base_status in ("changed", "deleted"):
             lines.append(Text(f"{self.diff.base} has {change.base_status} it since the merge-base", style="bold"))
         self.query_one("#change-header", Static).update(Text("\n").join(lines))
