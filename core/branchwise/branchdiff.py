@@ -149,9 +149,12 @@ def match_symbols(old: list[Symbol], new: list[Symbol]) -> list[SymbolChange]:
     came = [s for s in new if s.identity not in old_by_identity]
     paired_new: set[Identity] = set()
     for key in (lambda s: s.content_hash, lambda s: s.shape_hash):
+        by_key: dict[tuple, list[Symbol]] = {}
+        for symbol in came:
+            by_key.setdefault((key(symbol), symbol.identity.symbol_type), []).append(symbol)
         for before in list(gone):
-            candidates = [s for s in came if s.identity not in paired_new and key(s) == key(before)
-                          and s.identity.symbol_type == before.identity.symbol_type]
+            candidates = [s for s in by_key.get((key(before), before.identity.symbol_type), ())
+                          if s.identity not in paired_new]
             if not candidates:
                 continue
             # the same name first, then the same file, then the nearest lines
@@ -240,8 +243,9 @@ def build_diff(workspace: "Workspace", branch: str, base: str | None = None, imp
         change.base_status = base_status(change, tip)
     source = [c for c in changes if not c.set_apart]
     if impact and base_is_branch:
+        verifier = workspace.verifier(base)
         for change in source:
-            change.impact = impact_of(change, base, workspace.search)
+            change.impact = impact_of(change, base, lambda r: workspace.search(r, verifier=verifier))
     return BranchDiff(
         repository=repo.name, branch=branch, base=base, merge_base=merge_base,
         branch_commit=branch_commit, base_commit=base_commit, changes=source,

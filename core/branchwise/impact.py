@@ -20,6 +20,8 @@ from branchwise.search import SearchRequest
 
 MAX_CALLERS = 8
 MAX_SIMILAR = 3
+#: lexical results looked at per change: enough for the callers a review can read
+LEXICAL_DEPTH = 20
 #: which kinds get which context: a moved or renamed symbol's callers may import the old place
 CALLERS_FOR = frozenset({"changed", "deleted", "moved", "renamed"})
 SIMILAR_FOR = frozenset({"added", "changed", "deleted"})
@@ -30,11 +32,11 @@ def impact_of(change: SymbolChange, base: str, search: Callable[[SearchRequest],
     own = {s.identity for s in (change.old, change.new) if s is not None}
     hits: list[ImpactHit] = []
     seen = set(own)
-    if change.kind in CALLERS_FOR:
-        before = change.old or change.new
+    before = change.old or change.new
+    if change.kind in CALLERS_FOR and not _is_dunder(before.name):
         names_it = _reference_test(before.qualified_name, before.name)
         query = words(before.qualified_name) or before.name
-        for result in search(SearchRequest(query=query, branch=base, top_k=50, mode="lexical")):
+        for result in search(SearchRequest(query=query, branch=base, top_k=LEXICAL_DEPTH, mode="lexical")):
             if len(hits) >= MAX_CALLERS:
                 break
             if result.identity in seen or not names_it(result.current_text or result.text):
@@ -66,3 +68,8 @@ def _reference_test(qualified_name: str, name: str) -> Callable[[str], bool]:
     owner_word = re.compile(rf"(?<![\w$]){re.escape(owner.rsplit('.', 1)[-1])}(?![\w$])")
     call = re.compile(rf"(?:\.|->){re.escape(name)}\s*\(")
     return lambda text: bool(call.search(text) or (word.search(text) and owner_word.search(text)))
+
+
+def _is_dunder(name: str) -> bool:
+    """`__init__` and friends are called through syntax, not by name: no callers to find."""
+    return name.startswith("__") and name.endswith("__")

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from branchwise.chunking import chunk_file
 from branchwise.gitrepo import GitRepo
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Identity, PathClass, sha256_hex
+
+
+_WORD = re.compile(r"[\w$]+")
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ class Symbol:
     def compare_hash(self) -> str:
         return self.module_hash or self.content_hash
 
-    @property
+    @cached_property
     def shape_hash(self) -> str:
         return shape_hash(self.text, self.name)
 
@@ -65,9 +69,8 @@ def short_name(qualified_name: str) -> str:
 
 def shape_hash(text: str, name: str) -> str:
     """The text's hash with every whole-word occurrence of `name` blanked."""
-    if not name:
-        return sha256_hex(text.encode())
-    return sha256_hex(re.sub(rf"(?<![\w$]){re.escape(name)}(?![\w$])", "\0", text).encode())
+    blanked = _WORD.sub(lambda m: "\0" if m.group() == name else m.group(), text) if name else text
+    return sha256_hex(blanked.encode())
 
 
 def with_module_hashes(symbols: list[Symbol]) -> list[Symbol]:

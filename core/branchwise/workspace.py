@@ -113,12 +113,14 @@ class Workspace:
         except UsageError:  # the repository is not in the index yet
             return []
 
-    def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
-        """Search, verify every result against its target, and apply reviewer labels."""
+    def search(self, request: SearchRequest, against: str | None = None, verifier=None) -> list[Result]:
+        """Search, verify every result against its target, and apply reviewer labels.
+
+        `verifier` (for `request.branch`) lets many searches share one target lookup."""
         from branchwise import labels
 
         results = self.searcher.search(self._restricted(request))
-        self.verifier(request.branch, against).verify(results)
+        (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
         return results
 
