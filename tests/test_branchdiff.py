@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from branchwise.branchdiff import match_symbols
-from branchwise.cli import main
+from branchwise_cli.main import main
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

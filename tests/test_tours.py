@@ -14,7 +14,7 @@ import tomllib
 import pytest
 
 from branchwise.chunking import chunk_file
-from branchwise.cli import main
+from branchwise_cli.main import main
 from branchwise.gitrepo import GitRepo
 from branchwise.symbols import innermost_at
 from branchwise.tours import Step, Tour, load_tour

@@ -14,28 +14,13 @@ is reported apart, never mixed with the changes a reviewer reads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from branchwise.errors import UsageError
+from branchwise.impact import ImpactHit, impact_of
 from branchwise.models import Identity, PathClass, Result
 from branchwise.symbols import Symbol, with_module_hashes
 
-if TYPE_CHECKING:
-    from branchwise.workspace import Workspace
-
 KINDS = ("added", "changed", "deleted", "moved", "renamed")
-
-
-@dataclass
-class ImpactHit:
-    """Code on the base branch that a change touches: a `caller` (names the symbol) or a
-    `similar` symbol (dense neighbour), verified against the base."""
-
-    kind: str
-    result: Result
-
-    def to_json(self) -> dict:
-        return {"impact": self.kind, **self.result.to_json()}
 
 
 @dataclass
@@ -199,14 +184,13 @@ def default_base(branches: dict[str, str], current: str | None) -> str | None:
     return current
 
 
-def build_diff(workspace: "Workspace", branch: str, base: str | None = None, impact: bool = True,
+def build_diff(workspace, branch: str, base: str | None = None, impact: bool = True,
                refresh: bool = True) -> BranchDiff:
     """The symbol diff of `branch` against its merge-base with `base`, with impact context.
 
     A branch (or base branch) that is not indexed at its tip is indexed first when `refresh`
     is set; otherwise that is an error naming the command to run.
     """
-    from branchwise.impact import impact_of
     from branchwise.symbols import parse_symbols
 
     repo, store = workspace.repo, workspace.store
@@ -254,7 +238,7 @@ def build_diff(workspace: "Workspace", branch: str, base: str | None = None, imp
     )
 
 
-def _ensure_indexed(workspace: "Workspace", names: list[str], refresh: bool) -> None:
+def _ensure_indexed(workspace, names: list[str], refresh: bool) -> None:
     repo, store = workspace.repo, workspace.store
     tips = repo.branches()
     repo_id = store.repo_id(repo.name)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from branchwise.branchdiff import ImpactHit, SymbolChange
 from branchwise.lexical import words
 from branchwise.models import Result
 from branchwise.search import SearchRequest
@@ -27,8 +27,21 @@ CALLERS_FOR = frozenset({"changed", "deleted", "moved", "renamed"})
 SIMILAR_FOR = frozenset({"added", "changed", "deleted"})
 
 
-def impact_of(change: SymbolChange, base: str, search: Callable[[SearchRequest], list[Result]]) -> list[ImpactHit]:
-    """Callers and similar code on `base` for one change, best first, without the symbol itself."""
+@dataclass
+class ImpactHit:
+    """Code on the base branch that a change touches: a `caller` (names the symbol) or a
+    `similar` symbol (dense neighbour), verified against the base."""
+
+    kind: str
+    result: Result
+
+    def to_json(self) -> dict:
+        return {"impact": self.kind, **self.result.to_json()}
+
+
+def impact_of(change, base: str, search: Callable[[SearchRequest], list[Result]]) -> list[ImpactHit]:
+    """Callers and similar code on `base` for one change (a `branchdiff.SymbolChange`), best
+    first, without the symbol itself."""
     own = {s.identity for s in (change.old, change.new) if s is not None}
     hits: list[ImpactHit] = []
     seen = set(own)

@@ -22,7 +22,6 @@ from branchwise.tours.tourfile import Step, Tour
 
 if TYPE_CHECKING:
     from branchwise.verify import Verifier
-    from branchwise.workspace import Workspace
 
 GOOD = frozenset({Verdict.CURRENT, Verdict.UNCHANGED_OLDER})
 FIXABLE = frozenset({"lines-shifted", "moved", "renamed"})
@@ -81,7 +80,7 @@ class TourCheck:
                 "decayed": len(self.decayed), "steps": [s.to_json() for s in self.steps]}
 
 
-def check_tour(workspace: "Workspace", tour: Tour, branch: str) -> TourCheck:
+def check_tour(workspace, tour: Tour, branch: str) -> TourCheck:
     verifier = workspace.verifier(branch)
     checks = []
     for number, step in enumerate(tour.steps, 1):
@@ -124,7 +123,7 @@ def fix_tour(check: TourCheck, uses_work_tree_paths: frozenset[str] = frozenset(
 # one step ---------------------------------------------------------------------------------
 
 
-def _check_query(workspace: "Workspace", number: int, step: Step, branch: str) -> StepCheck:
+def _check_query(workspace, number: int, step: Step, branch: str) -> StepCheck:
     results = workspace.search(SearchRequest(query=step.query, branch=branch, top_k=1))
     if not results:
         return StepCheck(number, step, Verdict.UNVERIFIABLE, "the query finds nothing on this branch",
@@ -135,7 +134,7 @@ def _check_query(workspace: "Workspace", number: int, step: Step, branch: str) -
                      *_location(top))
 
 
-def _check_anchor(workspace: "Workspace", verifier: "Verifier", number: int, step: Step, branch: str) -> StepCheck:
+def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, branch: str) -> StepCheck:
     repo = workspace.repo
     commit, seen = _seen_chunk(workspace, step)
     if seen is None:
@@ -208,7 +207,7 @@ def _by_name_only(verifier: "Verifier", number: int, step: Step, repository: str
                      step.path, step.qualified_name, chunk.start_line, chunk.end_line, chunk.text)
 
 
-def _seen_chunk(workspace: "Workspace", step: Step) -> tuple[str, Chunk | None]:
+def _seen_chunk(workspace, step: Step) -> tuple[str, Chunk | None]:
     """The step's recorded commit (resolved) and its symbol as it was there."""
     if not step.commit:
         return "", None

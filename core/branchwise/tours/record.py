@@ -8,7 +8,6 @@ verification target, so the new tour starts out `current`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from branchwise import labels
 from branchwise.chunking import chunk_file
@@ -18,11 +17,8 @@ from branchwise.models import Identity, Label, Result
 from branchwise.search import SearchRequest
 from branchwise.tours.tourfile import Step, Tour
 
-if TYPE_CHECKING:
-    from branchwise.workspace import Workspace
 
-
-def record_tour(workspace: "Workspace", branch: str, title: str, from_labels: bool,
+def record_tour(workspace, branch: str, title: str, from_labels: bool,
                 query: str | None = None) -> Tour:
     tour = Tour(title=title, description=f"Recorded from the review of {query!r}" if query else "")
     if not from_labels:
@@ -48,7 +44,7 @@ def record_tour(workspace: "Workspace", branch: str, title: str, from_labels: bo
     return tour
 
 
-def _labelled_live(workspace: "Workspace", branch: str) -> list[Result]:
+def _labelled_live(workspace, branch: str) -> list[Result]:
     """`use`-labelled versions live on `branch`, verified, in labelling order."""
     records = sorted((r for r in labels.list_labels(workspace.store.conn, workspace.repo.name)
                       if r.label is Label.USE), key=lambda r: r.labelled_at)

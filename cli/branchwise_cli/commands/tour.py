@@ -1,4 +1,4 @@
-"""The `tour` command: check, fix, show, record, import-codetour, export-codetour.
+"""`branchwise tour`: check, fix, show, record, import-codetour, export-codetour.
 
 `check` (and `fix`, for what it leaves) exits 1 when any step is no longer `current` or
 `unchanged-older`, so a team can run it in CI next to its tests.
@@ -8,14 +8,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from branchwise.cli import EXIT_FAILED, EXIT_OK, print_json
 from branchwise.errors import UsageError
 from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, print_json, workspace
+
+NAME = "tour"
+HELP = "code tours anchored on symbols: check, fix, show, record, CodeTour"
+ACTIONS = ("check", "fix", "show", "record", "import-codetour", "export-codetour")
 
 
-def run_tour(args, workspace) -> int:
+def add_arguments(p) -> None:
+    p.add_argument("action", choices=ACTIONS)
+    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
+                   "(import-codetour: the .tour file to read)")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--branch", help="branch to check against (default: the checked-out branch)")
+    p.add_argument("--index")
+    p.add_argument("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
+    p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
+    p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
+    p.add_argument("--title", help="record: the tour's title (default: from the file name)")
+    backend(p)
+    as_user(p)
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
     action = args.action.replace("-", "_")
-    return globals()[f"_{action}"](args, workspace)
+    return globals()[f"_{action}"](args, workspace(args))
 
 
 def _branch(args, workspace) -> str:

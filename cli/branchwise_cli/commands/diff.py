@@ -1,11 +1,39 @@
-"""The text report of a branch diff: changes grouped by file, with counts and impact."""
+"""`branchwise diff`: what a branch changed, symbol by symbol, with impact context on the base.
+
+Text output groups the changes by file with counts and lists each change's impact; `--json`
+prints the contract's object (and `impact_hits` per change, for a CI summary).
+"""
 
 from __future__ import annotations
 
 from branchwise.branchdiff import BranchDiff, SymbolChange
+from branchwise_cli.common import EXIT_OK, as_user, backend, print_json, workspace
+
+NAME = "diff"
+HELP = "what a branch changed, symbol by symbol, with impact context"
 
 
-def render_diff(diff: BranchDiff) -> str:
+def add_arguments(p) -> None:
+    p.add_argument("diff_branch", metavar="BRANCH")
+    p.add_argument("--base", help="base branch or revision (default: main, else master)")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--index")
+    p.add_argument("--no-impact", action="store_true", help="skip the impact context (faster)")
+    backend(p)
+    as_user(p)
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    diff = workspace(args).diff(args.diff_branch, args.base, impact=not args.no_impact)
+    if args.json:
+        print_json(diff.to_json())
+    else:
+        print(render(diff))
+    return EXIT_OK
+
+
+def render(diff: BranchDiff) -> str:
     counts = ", ".join(f"{n} {kind}" for kind, n in diff.counts().items() if n) or "no symbol changes"
     lines = [
         f"# {diff.branch} @ {diff.branch_commit[:7]} against {diff.base} @ {diff.base_commit[:7]} "
@@ -27,8 +55,7 @@ def _by_file(changes: list[SymbolChange], impact: bool) -> list[str]:
     for change in changes:
         if change.path != current:
             current = change.path
-            count = sum(c.path == current for c in changes)
-            lines += ["", f"{current}  ({count})"]
+            lines += ["", f"{current}  ({sum(c.path == current for c in changes)})"]
         lines.append(f"  {change.kind:<8} {change.qualified_name}  {_where(change)}")
         if impact:
             for hit in change.impact:
