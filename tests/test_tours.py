@@ -153,3 +153,44 @@ def test_bad_tour_files_are_one_line_and_exit_2(tmp_path, shop_repo, capsys):
     assert _tour(["import-codetour", str(bad)], shop_repo, tmp_path, "--out", "x") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 3 and all(line.startswith("branchwise: ") for line in err)
+
+
+def test_record_from_labels_keeps_use_labelled_results_in_rank_order(shop_repo, tmp_path, monkeypatch, capsys):
+    from branchwise.models import Label
+    from branchwise.search import SearchRequest
+    from branchwise.workspace import Workspace
+
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    ws = Workspace(shop_repo, tmp_path / "index")
+    ws.index(["main"])
+    query = "cancel an order and refund it"
+    results = ws.search(SearchRequest(query, "main", top_k=6))
+    chosen = [results[3], results[0]]  # labelled out of rank order; the tour follows the ranking
+    for number, result in enumerate(chosen):
+        ws.set_label(result, Label.USE, note=f"note {number}")
+    ws.set_label(results[1], Label.REFERENCE_ONLY, note="not a step")
+    ws.close()
+    assert _tour(["record", "from-review", "--branch", "main", "--from-labels", "--query", query],
+                 shop_repo, tmp_path) == 0
+    tour = load_tour(shop_repo / ".branchwise/tours/from-review.toml")
+    assert [(s.path, s.qualified_name, s.note) for s in tour.steps] == [
+        (results[0].path, results[0].identity.qualified_name, "note 1"),
+        (results[3].path, results[3].identity.qualified_name, "note 0"),
+    ]
+    assert tour.title == "from review"
+    capsys.readouterr()
+    assert _tour(["check", "from-review", "--branch", "main"], shop_repo, tmp_path, "--json") == 0
+    assert {s["verdict"] for s in json.loads(capsys.readouterr().out)["steps"]} == {"current"}
+
+
+def test_a_query_step_is_answered_on_the_branch(shop_repo, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    path = tmp_path / "q.toml"
+    path.write_text('title = "q"\n[[steps]]\nquery = "ensure cancellable"\nnote = "the rule"\n')
+    assert _tour(["check", str(path), "--branch", "main"], shop_repo, tmp_path) == 2  # not indexed: says so
+    assert "not in the index" in capsys.readouterr().err
+    assert main(["index", str(shop_repo), "--branch", "main", "--index", str(tmp_path / "index")]) == 0
+    capsys.readouterr()
+    assert _tour(["check", str(path), "--branch", "main"], shop_repo, tmp_path, "--json") == 0
+    [step] = json.loads(capsys.readouterr().out)["steps"]
+    assert step["verdict"] == "current" and step["path"] and step["start_line"] >= 1
