@@ -74,15 +74,18 @@ def _run(work: Path, repeat: int, impact_repeat: int) -> dict:
     files_changed = subprocess.run(stat, check=True, capture_output=True, text=True).stdout.strip().splitlines()[-1]
     git_s = _median_seconds(lambda: subprocess.run(stat, check=True, capture_output=True), repeat)
     symbols_s = _median_seconds(lambda: workspace.diff(BRANCH, BASE, impact=False), repeat)
-    with_impact = workspace.diff(BRANCH, BASE)  # loads the model once, outside the timing
-    impact_s = _median_seconds(lambda: workspace.diff(BRANCH, BASE), impact_repeat)
+    impact = {}
+    if impact_repeat:  # quick runs skip it: a lexical and a dense search per change
+        with_impact = workspace.diff(BRANCH, BASE)  # loads the model once, outside the timing
+        impact_s = _median_seconds(lambda: workspace.diff(BRANCH, BASE), impact_repeat)
+        impact = {"impact_hits": sum(len(c.impact) for c in with_impact.changes),
+                  "symbol_diff_with_impact_s": impact_s, "with_impact_vs_git": impact_s / git_s,
+                  "impact_ms_per_change": impact_s * 1000 / max(1, len(with_impact.changes))}
     workspace.close()
-    return {
+    return impact | {
         "repository": "click", "branch": BRANCH, "base": BASE, "merge_base": diff.merge_base,
         "files": diff.files, "git_diff_stat": files_changed, "counts": diff.counts(),
-        "set_apart": len(diff.apart), "impact_hits": sum(len(c.impact) for c in with_impact.changes),
+        "set_apart": len(diff.apart),
         "index_seconds_untimed": round(index_seconds, 1), "repeat": repeat,
-        "git_diff_stat_s": git_s, "symbol_diff_s": symbols_s, "symbol_diff_with_impact_s": impact_s,
-        "symbol_diff_vs_git": symbols_s / git_s, "with_impact_vs_git": impact_s / git_s,
-        "impact_ms_per_change": impact_s * 1000 / max(1, len(with_impact.changes)),
+        "git_diff_stat_s": git_s, "symbol_diff_s": symbols_s, "symbol_diff_vs_git": symbols_s / git_s,
     }
