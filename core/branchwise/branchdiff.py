@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from branchwise.errors import UsageError
 from branchwise.impact import ImpactHit, impact_of
-from branchwise.models import Identity, PathClass, Result
+from branchwise.models import Identity, PathClass
 from branchwise.symbols import Symbol, with_module_hashes
 
 KINDS = ("added", "changed", "deleted", "moved", "renamed")

@@ -22,7 +22,7 @@ def diff_bundle(workspace, diff: BranchDiff) -> ReviewBundle:
     facts = [f"- Repository: {diff.repository}",
              f"- Branch: {diff.branch} @ {diff.branch_commit}",
              f"- Base: {diff.base} @ {diff.base_commit} (merge-base {diff.merge_base})",
-             f"- Changes: " + ", ".join(f"{n} {kind}" for kind, n in diff.counts().items() if n)]
+             "- Changes: " + ", ".join(f"{n} {kind}" for kind, n in diff.counts().items() if n)]
     bundle = ReviewBundle(
         title=f"Review of {diff.branch} against {diff.base}", facts=facts,
         manifest={"kind": "diff", "generated_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
