@@ -20,6 +20,7 @@ from branchwise.tours.record import step_at
 from branchwise.workspace import Workspace
 from branchwise_tui.app import create_app
 from branchwise_tui.screens.diff import DiffScreen
+from branchwise_tui.screens.help import HelpScreen
 from branchwise_tui.screens.tour import TourScreen
 
 SIZE = (160, 45)
@@ -111,6 +112,10 @@ async def test_playing_a_tour_walks_steps_and_exports_it(shop_index, tmp_path):
         assert "class EmailNotifier" in str(screen.query_one("#tour-code", Static).content.code)
         await pilot.press("p")
         assert "Step 2/3" in _text(screen, "#tour-step")
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen) and ("n / →", "next step") in app.screen.keys
+        await pilot.press("escape")
+        assert app.screen is screen
         await pilot.press("e")
         await pilot.pause()
         app.screen.query_one("#export-path").value = str(out)

@@ -60,7 +60,14 @@ class DiffScreen(Screen[None]):
         Binding("e", "export", "Export"),
         Binding("tab", "switch", "Changes/impact", priority=True),
         Binding("q", "leave", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
     ]
+    #: (key, what it does): the help screen of this mode
+    KEYS = [("↑/↓", "move through the changes (or the impact results)"),
+            ("Tab", "switch between the changes and their impact context"),
+            ("u / r / x", "label the selected impact result use / reference-only / exclude (again: clear)"),
+            ("e", "export the review bundle: the changes, then the labelled impact context"),
+            ("q", "quit")]
 
     def __init__(self, branch: str, base: str | None) -> None:
         super().__init__()
@@ -241,6 +248,11 @@ class DiffScreen(Screen[None]):
 
     def on_bundle_written(self, message: BundleWritten) -> None:
         self.notify(message.summary, title="Review bundle written", timeout=8)
+
+    def action_help(self) -> None:
+        from branchwise_tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.KEYS))
 
     def action_leave(self) -> None:
         self.app.exit()

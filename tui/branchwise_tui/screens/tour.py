@@ -44,7 +44,11 @@ class TourScreen(Screen[None]):
         Binding("p,left", "step(-1)", "Previous"),
         Binding("e", "export", "Export"),
         Binding("q", "leave", "Quit"),
+        Binding("question_mark", "help", "Help", key_display="?"),
     ]
+    #: (key, what it does): the help screen of this mode
+    KEYS = [("n / →", "next step"), ("p / ←", "previous step"),
+            ("e", "export the tour as a bundle for a model"), ("q", "quit")]
 
     def __init__(self, tour: Tour, branch: str) -> None:
         super().__init__()
@@ -129,6 +133,11 @@ class TourScreen(Screen[None]):
 
     def on_tour_bundle_written(self, message: TourBundleWritten) -> None:
         self.notify(message.summary, title="Tour bundle written", timeout=8)
+
+    def action_help(self) -> None:
+        from branchwise_tui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.KEYS))
 
     def action_leave(self) -> None:
         self.app.exit()
