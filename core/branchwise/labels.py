@@ -77,6 +77,8 @@ def default_label(result: Result) -> Label:
     """How a result is handled when no reviewer has labelled it (DESIGN.md, verdict table)."""
     if result.verdict is Verdict.EXCLUDED:
         return Label.EXCLUDE
+    if result.moved_unchanged:  # current code, at its new place
+        return Label.USE
     if result.verdict in (Verdict.DELETED, Verdict.UNVERIFIABLE):
         return Label.REFERENCE_ONLY
     return Label.USE

@@ -268,10 +268,10 @@ class Searcher(HybridSearch):
     def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
         (version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
          path, language, symbol_type, qualified_name, identity_id, first_branch, first_commit,
-         blob, start, end, created_at) = self.conn.execute(
+         blob, start, end, created_at, imports) = self.conn.execute(
             "SELECT v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, v.path_class, "
             "v.class_reason, i.path, i.language, i.symbol_type, i.qualified_name, i.id, v.first_branch, "
-            "v.first_commit, v.blob, v.start_line, v.end_line, v.created_at "
+            "v.first_commit, v.blob, v.start_line, v.end_line, v.created_at, v.imports "
             "FROM versions v JOIN identities i ON i.id = v.identity_id WHERE v.id = ?",
             (version_row,),
         ).fetchone()
@@ -281,7 +281,7 @@ class Searcher(HybridSearch):
             branch=first_branch, commit=first_commit, start_line=start, end_line=end,
             indexed_at=created_at, content_hash=content_hash, text=text, blob=blob,
             version_id=version_id, signature=signature, docstring=docstring, parent=parent,
-            path_class=PathClass(path_class), class_reason=class_reason,
+            imports=tuple(imports.splitlines()), path_class=PathClass(path_class), class_reason=class_reason,
         )
         self._locate(result, version_row, identity_id, branch)
         return result

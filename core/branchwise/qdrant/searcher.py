@@ -136,6 +136,7 @@ class QdrantSearcher(HybridSearch):
             branch=p["first_branch"], commit=p["first_commit"], start_line=p["start_line"], end_line=p["end_line"],
             indexed_at=p["created_at"], content_hash=p["content_hash"], text=p["text"], blob=p["blob"],
             version_id=p["version_id"], signature=p["signature"], docstring=p["docstring"], parent=p["parent"],
+            imports=tuple(p.get("imports", "").splitlines()),
             path_class=PathClass(p["path_class"]), class_reason=p["class_reason"],
         )
         self._locate(result, p, branch)
