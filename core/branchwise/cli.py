@@ -47,6 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     _search_options(p)
     _backend(p)
     _as_user(p)
+    p.add_argument("--no-stats", action="store_true",
+                   help="do not append this search to the failure-statistics log (stats.jsonl)")
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("inspect", help="print a branch's live set")
@@ -75,7 +77,15 @@ def build_parser() -> argparse.ArgumentParser:
     _search_options(p)
     _backend(p)
     _as_user(p)
-    p.add_argument("--out", required=True, help="Markdown bundle to write (a manifest goes beside it)")
+    p.add_argument("--out", required=True, help="bundle file to write (a manifest goes beside it)")
+    p.add_argument("--format", choices=("markdown", "xml", "json"), default="markdown",
+                   help="markdown (default), xml (one <chunk> per chunk, header fields as attributes) or json")
+    p.add_argument("--max-tokens", type=int, metavar="N",
+                   help="keep the best chunks that fit in N tokens; the rest are left out for `budget`")
+    p.add_argument("--reference-as", choices=("code", "outline"), default="code",
+                   help="reference-only chunks as code (default) or as an outline: signatures, docstrings "
+                        "and comments, no body")
+    p.add_argument("--force", action="store_true", help="overwrite an existing bundle or manifest")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
 
     p = sub.add_parser("stats", help="failure statistics of past sessions, and whether to re-index")
@@ -111,7 +121,10 @@ def _as_user(p: argparse.ArgumentParser) -> None:
 
 
 def _search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--top-k", type=int, default=10)
+    p.add_argument("--top-k", type=int, default=10, metavar="N",
+                   help="up to N results of the branch (default 10); with --scope all, up to N/2 history "
+                        "results after them; then up to N/2 excluded results (generated, vendored, fixture, "
+                        "backup code ranked among them), listed for the record and never usable")
     p.add_argument("--language")
     p.add_argument("--path-prefix")
     p.add_argument("--symbol-type")

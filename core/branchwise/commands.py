@@ -84,6 +84,8 @@ def run_search(args) -> int:
     target = workspace.repo.resolve_branch(args.branch) if args.against is None else workspace.repo.resolve(args.against)
     for query, request in zip(queries, requests):
         results = workspace.search(request, args.against)
+        if not args.no_stats:
+            workspace.record_session("search", args.branch, results, target_commit=target)
         if args.json:
             print_json({"query": query, "branch": args.branch, "target_commit": target,
                         "results": [r.to_json() for r in results]})
@@ -129,11 +131,10 @@ def run_verify(args) -> int:
 
 
 def run_export(args) -> int:
-    from branchwise.exporting import export_bundle
-
     workspace = _workspace(args)
-    report = export_bundle(workspace, _request(args, args.query), Path(args.out),
-                           against=args.against, allow_secrets=args.allow_secrets)
+    report = workspace.export(_request(args, args.query), Path(args.out), against=args.against, force=args.force,
+                              allow_secrets=args.allow_secrets, format=args.format, max_tokens=args.max_tokens,
+                              reference_as=args.reference_as)
     print(report.summary_line())
     return EXIT_OK
 

@@ -29,6 +29,8 @@ class Config:
     retention_days: float = 30.0
     #: failure ratio above which `stats` recommends re-indexing
     failure_threshold: float = 0.4
+    #: "failures by directory" names the deepest directory holding at least this many failures
+    failure_directory_min: int = 2
     #: consecutive rising sessions after which `stats` recommends re-indexing
     rising_sessions: int = 3
     #: where the searchable index lives: "faiss" (beside the database) or "qdrant" (see backend.py)

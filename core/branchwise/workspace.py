@@ -138,6 +138,44 @@ class Workspace:
             labels.set_label(self.store.conn, self.repo.name, result, label, note)
         result.label = label
 
+    # bundles and statistics ---------------------------------------------------------------
+
+    def context_bundle(
+        self,
+        query: str,
+        branch: str,
+        max_tokens: int | None = None,
+        format: str = "markdown",
+        *,
+        top_k: int = 10,
+        scope: str = "branch",
+        reference_as: str = "code",
+        against: str | None = None,
+        allow_secrets: bool = False,
+    ):
+        """The verified context bundle for a question on a branch: a `bundle.Bundle` with the
+        text (`format`: markdown, xml or json) and its manifest; nothing is written or logged."""
+        from branchwise.exporting import context_bundle
+
+        request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope)
+        return context_bundle(self, request, against, format=format, max_tokens=max_tokens,
+                              reference_as=reference_as, allow_secrets=allow_secrets)
+
+    def export(self, request: SearchRequest, out, against: str | None = None, force: bool = False, **options):
+        """Write the bundle for `request` and its manifest to `out`, and log the session."""
+        from branchwise.exporting import export_bundle
+
+        return export_bundle(self, request, out, against=against, force=force, **options)
+
+    def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None) -> dict:
+        """Append one session (a search, a review, an export) to the failure-statistics log."""
+        from branchwise import stats
+        from branchwise.exporting import age_seconds
+
+        info = self.searcher.branch(branch)
+        return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit,
+                                    age_seconds(info.indexed_at), results, target_commit=target_commit)
+
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
