@@ -125,7 +125,7 @@ def build_bundle(results: list[Result], context: BundleContext, destination: str
     pieces, left_out = resolve(results, lambda r: shown_for(r, context), context.member_labels)
     for piece in pieces:
         _complete(piece, context, dates, counter)
-    pieces.sort(key=lambda p: (p.role == REFERENCE, p.result.rank))  # code to use first, then history
+    pieces.sort(key=lambda p: (p.role == REFERENCE, p.order))  # code to use first, then history
     facts = Facts(
         query=context.query, repository=context.repository, branch=context.branch, target=context.target,
         target_commit=context.target_commit, tokenizer=counter.name, total_tokens=None,
@@ -154,9 +154,9 @@ def _complete(piece: Piece, context: BundleContext, dates, counter: TokenCounter
 
 
 def _context_lines(piece: Piece, context: BundleContext) -> list[str]:
-    """A lone method's enclosing signature line and the imports its code uses."""
+    """A lone method's enclosing signature line and, for code to use, the imports it uses."""
     result = piece.result
-    lines = list(result.imports)
+    lines = list(result.imports) if piece.role != REFERENCE else []
     if result.parent and context.parent_signature is not None:
         signature = (context.parent_signature(result) or "").strip("\n")
         if signature and not piece.code.lstrip().startswith(signature.strip()):
@@ -169,27 +169,39 @@ def _fit(pieces, left_out, results, facts: Facts, context: BundleContext, counte
     budget = context.max_tokens
     kept = list(pieces)
     if budget is not None:
-        used = counter(_render(facts, [], left_out, results, context.format))
+        # each step measures the real text, with every undecided piece listed as left out,
+        # so a piece is kept only when the bundle with it (and its list) still fits
+        for piece in pieces:
+            left_out[id(piece.result)] = BUDGET
         kept = []
         for piece in pieces:
-            if used + piece.tokens <= budget:
+            del left_out[id(piece.result)]
+            _, total = _measured(facts, [*kept, piece], left_out, results, context.format, counter)
+            if total <= budget:
                 kept.append(piece)
-                used += piece.tokens
             else:
                 left_out[id(piece.result)] = BUDGET
     while True:
-        text = _render(facts, kept, left_out, results, context.format)
-        total = counter(text)
-        facts.total_tokens = total
-        text = _render(facts, kept, left_out, results, context.format)
-        total = counter(text)  # stating the size can change the size by a token or two
+        text, total = _measured(facts, kept, left_out, results, context.format, counter)
         if budget is None or total <= budget:
-            facts.total_tokens = total
             return kept, text
         if not kept:
             raise UsageError(f"--max-tokens {budget} is too small for the bundle's title and lists "
                              f"({total} tokens with no chunk)")
         left_out[id(kept.pop().result)] = BUDGET
+
+
+def _measured(facts: Facts, pieces, left_out, results, fmt: str, counter: TokenCounter) -> tuple[str, int]:
+    """The text and its token count, with the count it states equal to the count it has."""
+    facts.total_tokens = None
+    total = counter(_render(facts, pieces, left_out, results, fmt))
+    for _ in range(5):  # stating the size changes the size by a token or two; settles at once
+        facts.total_tokens = total
+        text = _render(facts, pieces, left_out, results, fmt)
+        if counter(text) == total:
+            break
+        total = counter(text)
+    return text, total
 
 
 def _render(facts: Facts, pieces: list[Piece], left_out: dict[int, str], results: list[Result], fmt: str) -> str:

@@ -52,6 +52,10 @@ class Piece:
     cut: list[str] = field(default_factory=list)  # qualified names cut out of `code`
     header: list[str] = field(default_factory=list)
     tokens: int = 0
+    order: int = 0  # where it goes in its section: its rank, or a better one of a member it shows
+
+    def __post_init__(self) -> None:
+        self.order = self.order or self.result.rank
 
 
 def role_of(label: Label) -> str:
@@ -124,6 +128,7 @@ def _nest(pieces: list[Piece], left_out: dict[int, str], member_labels) -> None:
         if container is None:
             continue
         if member.role == container.role:
+            container.order = min(container.order, member.order)
             left_out[id(member.result)] = (
                 f"inside rank {container.result.rank} ({container.result.identity.qualified_name})"
             )
