@@ -93,13 +93,21 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
 
     for name in ("OrderService.cancel_order", "ensure_cancellable"):
         assert by_name[name]["verdict"] == "current", name
-        assert by_name[name]["included"]
-    assert "(OrderService.cancel_order)\nVersion: main @ 20180eb" in bundle
+    assert by_name["ensure_cancellable"]["included"]
+    # the method comes back with its class: the class carries it, once
+    assert by_name["OrderService"]["included"]
+    assert by_name["OrderService.cancel_order"]["left_out"].startswith("inside rank")
+    assert bundle.count("def cancel_order(") == 1
+    assert "(OrderService)\nVersion: main @ 20180eb" in bundle
     assert "Check: current; content hash matches" in bundle
+    # current code first, the deleted handler under History and references
+    first = bundle.split("\n## 1. ", 1)[1]
+    assert "Check: current" in first.split("```\n", 1)[0]
+    assert bundle.index("## History and references") < bundle.index("(deleted on main)")
 
     generated = [e for e in manifest["results"] if e["path"].startswith("src/orders/generated/")]
     assert generated and all(e["verdict"] == "excluded" and not e["included"] for e in generated)
-    assert "order_api_client.py" not in bundle
+    assert "order_api_client.py" not in bundle.split("## Left out", 1)[0]
 
     backup = ws.search(SearchRequest("save order repository old", "main", top_k=10))
     old = [r for r in backup if r.path.endswith("order_repo_old.py")]
