@@ -71,8 +71,17 @@ class ReviewSession:
         from branchwise.exporting import export_bundle
 
         with self._lock:
-            return export_bundle(self.workspace, self.request, out, against=self.against,
+            return export_bundle(self.workspace, self.request, out, against=self.against, force=True,
                                  results=self.results, use_indexed_text=frozenset(self.use_indexed_text))
+
+    def bundle_tokens(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> int:
+        """Tokens of the bundle these reviewed results make now (after overlaps and labels)."""
+        from branchwise.exporting import context_bundle
+
+        with self._lock:
+            bundle = context_bundle(self.workspace, request, self.against, results=results,
+                                    use_indexed_text=use_indexed_text, allow_secrets=True)
+        return bundle.total_tokens
 
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""
