@@ -1,6 +1,6 @@
 """The failure-statistics log: how often retrieved code turned out stale, and where.
 
-Seed 000 (step 7 and its FAQ) asks to record, per task, how many results were used and how
+Every task should record how many results were used and how
 many had gone stale, because the trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
 search, export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns

@@ -1,6 +1,6 @@
 """The context bundle: verified, labelled results cleaned into what a model should read.
 
-This is the last step before code enters a model's context (seed 000, section 4.7), so it is
+This is the last step before code enters a model's context, so it is
 the product's output: overlaps resolved (`overlap`), boundaries completed (a lone method gets
 its class's signature line and the imports it uses, marked as context), a citation header on
 every chunk, code to use first in rank order, then history and references, then what was left

@@ -1,7 +1,7 @@
 """Which of a file's imports a symbol uses: the context a lone method needs to be read.
 
 A method shown on its own in a bundle names types and modules that its file imported; the
-import lines that bind those names are its context (seed 004's chunk metadata). A statement
+import lines that bind those names are its context. A statement
 binds names (`from a import b as c` binds `c`, `use a::{b, c}` binds `b` and `c`, Go's
 `import "net/http"` binds `http`); it is used when one of them appears in the symbol's text
 as a whole word. This is lexical, so a shadowed name can add an import that is not needed;
