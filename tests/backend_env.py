@@ -38,10 +38,10 @@ def backend_environment(kind: str, tmp_dir: Path):
         yield kind
     finally:
         if kind == "qdrant-server":
-            from branchwise.qdrant import drop_collections
-            drop_collections(os.environ["QDRANT_URL"], prefix)
+            from branchwise.backends.qdrant import drop_collections
+            drop_collections(os.environ["QDRANT_URL"], prefix, os.environ.get("QDRANT_API_KEY"))
         if kind != "faiss":
-            from branchwise.qdrant import close_clients
+            from branchwise.backends.qdrant import close_clients
             close_clients(os.environ.get("BRANCHWISE_QDRANT_PATH") or os.environ.get("BRANCHWISE_QDRANT_URL"))
         for name, value in saved.items():
             if value is None:

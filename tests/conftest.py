@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -11,6 +12,16 @@ import pytest
 from backend_env import BACKENDS, backend_environment
 
 ROOT = Path(__file__).resolve().parents[1]
+
+# This tree's packages (core, review app, command line) ahead of any installed copy, in this
+# process and in the `python -m branchwise_cli` subprocesses that tests start.
+_SOURCES = [str(ROOT / part) for part in ("core", "tui", "cli")]
+sys.path[:0] = [path for path in _SOURCES if path not in sys.path]
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    _SOURCES + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p and p not in _SOURCES])
+# An editable install's finder would serve a module this tree no longer has from the installed
+# checkout; without it, an import of a moved or deleted module fails as it should.
+sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
 
 
 def _load_sample_builder():

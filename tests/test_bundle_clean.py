@@ -14,7 +14,7 @@ import pytest
 from gittools import GitBuilder
 
 from branchwise import labels, stats
-from branchwise.cli import main
+from branchwise_cli.main import main
 from branchwise.models import Label
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
@@ -96,9 +96,7 @@ def everything(workspace, query="cart item", **extra):
 
 
 def bundle_of(workspace, request, **options):
-    from branchwise.exporting import context_bundle
-
-    return context_bundle(workspace, request, **options)
+    return workspace.build_bundle(request, **options)
 
 
 def sections(markdown: str) -> tuple[str, str, str]:
@@ -185,8 +183,7 @@ def test_a_moved_unchanged_history_copy_yields_to_the_current_one(moved):
 
     # alone, a moved-unchanged copy is current code at its new place, not history
     alone = [old]
-    from branchwise.exporting import context_bundle
-    single = context_bundle(workspace, request, results=alone)
+    single = workspace.build_bundle(request, results=alone)
     use, history, _ = sections(single.text)
     assert "Source: src/notify/email.py (deleted on main; moved unchanged to src/notify/mailer.py#L1-L3)" in use
     assert "Check: current at its new place" in use and not history
@@ -332,3 +329,12 @@ def test_failures_by_directory_sit_at_the_deepest_directory_with_enough_of_them(
     counts = {"src/orders/handlers": 2, "src/orders/services": 1, "src/notify": 1, "docs": 1}
     assert stats.deepest_directories(counts, 2) == {"src/orders/handlers": 2, "src/orders": 1, "src": 1, "docs": 1}
     assert stats.deepest_directories(counts, 3) == {"src/orders": 3, "src": 1, "docs": 1}
+
+
+def test_workspace_context_bundle_is_the_one_call_for_tools(cart):
+    _, workspace = cart
+    bundle = workspace.context_bundle("cart item", "main", max_tokens=400, format="json")
+    document = json.loads(bundle.text)
+    assert document["total_tokens"] == bundle.manifest["total_tokens"] <= 400
+    assert bundle.manifest["format"] == "json" and bundle.manifest["bundle"] is None
+    assert not (workspace.index_dir / "stats.jsonl").exists()  # nothing written, nothing logged

@@ -33,7 +33,7 @@ def create_order(items):
 
 def cli(*argv, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
-    return subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)],
+    return subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)],
                           capture_output=True, text=True, env=env, cwd=cwd)
 
 
@@ -72,7 +72,7 @@ def test_index_with_wait_waits_for_the_writer_and_then_indexes(repo, tmp_path):
     env = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
     with WriteLock(index):
         waiting = subprocess.Popen(
-            [sys.executable, "-m", "branchwise.cli", "index", str(repo.path), "--index", str(index), "--wait"],
+            [sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--index", str(index), "--wait"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
         )
         deadline = time.monotonic() + 120

@@ -11,7 +11,7 @@ import faiss
 import numpy as np
 import pytest
 
-from branchwise.vectors import build_index, nlist_for, search_index
+from branchwise.backends.local.vectors import build_index, nlist_for, search_index
 
 DIM, COUNT, QUERIES = 64, 4000, 40
 FLAT_MAX = 1000  # lowered from the production default so that COUNT vectors build an IVF index

@@ -13,7 +13,6 @@ import subprocess
 
 import pytest
 
-from branchwise.exporting import export_bundle
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from backend_env import BACKENDS, backend_environment
@@ -87,7 +86,7 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
 
     out = tmp_path / "bundle.md"
     request = SearchRequest("make order cancellation idempotent", "main", top_k=10, scope="all")
-    report = export_bundle(ws, request, out)
+    report = ws.export(request, out)
     bundle = out.read_text()
     manifest = json.loads(report.manifest_path.read_text())
     by_name = {e["qualified_name"]: e for e in manifest["results"]}
@@ -117,7 +116,7 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
 
     # history as principles: the outline export keeps the handler's signatures, docstring and
     # comments, none of its body, and costs fewer tokens
-    outline_report = export_bundle(ws, request, tmp_path / "outline.md", reference_as="outline")
+    outline_report = ws.export(request, tmp_path / "outline.md", reference_as="outline")
     outline = (tmp_path / "outline.md").read_text()
     body = [line.strip() for line in _section(bundle, "CancelOrderHandler").splitlines()
             if line.strip().startswith(("self.", "return ", "if ", "for "))]

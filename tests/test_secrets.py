@@ -75,7 +75,7 @@ def test_a_bundle_scans_the_text_it_writes_not_the_indexed_text(tmp_path):
     env = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
 
     def cli(*argv):
-        return subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)],
+        return subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)],
                               capture_output=True, text=True, env=env)
 
     index = tmp_path / "index"

@@ -1,18 +1,30 @@
-"""One repository and its index: the object that the CLI commands and the review app share.
+"""One repository and its index: the service API that the CLI, the review app and tests call.
 
-It opens the git repository and the index directory, loads the configuration, creates the
-embedder only when a command needs vectors, and offers the operations as plain methods that
-return plain data, so the TUI stays a thin layer over the core.
+It opens the git repository and the index directory, resolves the configuration once,
+creates the embedder only when an operation needs vectors, and offers every operation
+(indexing and its maintenance, search, verification, inspection, export, labels,
+statistics, citation headers) as a plain method returning plain data. Every write to the
+index database or its vectors happens inside one of these methods, under the index's write
+lock; callers never open a transaction or take the lock themselves.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime, timezone
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
+from branchwise import labels, stats
 from branchwise.access import Restriction, restriction_for
-from branchwise.backend import Backend
+from branchwise.backends import Backend, VectorStore
+from branchwise.bundle import (
+    Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
+)
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import UsageError
@@ -23,24 +35,49 @@ from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import Store, resolve_index_dir
 
+#: command-line names of the backend choices, as `Workspace(backend={...})` takes them
+_BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
+
+
+class IndexReport(list[BranchSummary]):
+    """The branches an index run brought up to date, in order, and what its maintenance did."""
+
+    def __init__(self, summaries: list[BranchSummary], pruned: list[str] | None = None,
+                 gc_removed: int | None = None):
+        super().__init__(summaries)
+        self.pruned = pruned or []
+        self.gc_removed = gc_removed  # None: no garbage collection was asked for
+
 
 class Workspace:
-    """`user` is who reads (see access.py): None means BRANCHWISE_USER, else the OS user."""
+    """`user` is who reads (see access.py); `backend` holds the command line's backend choices
+    (`kind`, `url`, `path`) or a resolved Backend; both win over the environment and config.toml."""
 
     def __init__(
         self,
         repo: str | os.PathLike[str] | None,
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
-        backend: Backend | dict | None = None,
+        backend: Backend | Mapping[str, Any] | None = None,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
-        self.config = Config.load(self.index_dir)
-        self.user = user
-        #: where the searchable index lives; a dict holds the command line's choices
-        self.backend = backend if isinstance(backend, Backend) else Backend.resolve(self.config, **(backend or {}))
+        flags: dict[str, Any] = {"user": user}
+        if not isinstance(backend, Backend):
+            flags.update((_BACKEND_FLAGS[key], value) for key, value in (backend or {}).items())
+        self.config = Config.resolve(self.index_dir, flags)
+        self._backend = backend if isinstance(backend, Backend) else None
         self._store: Store | None = None
+        self._dates = CommitDates(self.repo)
+
+    @cached_property
+    def backend(self) -> Backend:
+        """Where the searchable index lives (resolved when an operation first needs it)."""
+        return self._backend or Backend.resolve(self.config)
+
+    @property
+    def user(self) -> str | None:
+        return self.config.user
 
     @property
     def store(self) -> Store:
@@ -57,7 +94,19 @@ class Workspace:
             self._store.close()
             self._store = None
 
-    # indexing -----------------------------------------------------------------------------
+    # writing ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self, wait: bool = False) -> Iterator[None]:
+        """The index's write lock: a second writer fails at once, or waits with `wait`."""
+        with WriteLock(self.index_dir, wait=wait):
+            yield
+
+    def _vector_store(self) -> VectorStore:
+        """The backend's vector store, loaded (or rebuilt) as the database stands now."""
+        return self.backend.vector_store(
+            self.store, self.embedder, self.config.path_weight, self.config.flat_max_vectors
+        )
 
     def index(
         self,
@@ -66,7 +115,36 @@ class Workspace:
         progress: Progress | None = None,
         wait: bool = False,
         prune: bool = False,
-    ) -> list[BranchSummary]:
+        gc: bool = False,
+        rebuild: bool = False,
+    ) -> IndexReport:
+        """Index branches (default: the checked-out one); then, if asked, forget branches that
+        no longer exist and remove unused versions past their retention. `rebuild` first
+        recomputes the vectors (FAISS file or Qdrant collections) from the database."""
+        names = self._branches_to_index(branches, all_branches)
+        with self._writing(wait):
+            vectors = self._vector_store()
+            if rebuild:
+                vectors.rebuild()
+            indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
+            report = IndexReport([indexer.index_branch(name) for name in _parents_first(names)])
+            if prune:
+                report.pruned = indexer.prune_branches()
+            if gc:
+                report.gc_removed = indexer.collect_garbage()
+            vectors.save()
+        return report
+
+    def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
+        """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
+        with self._writing(wait):
+            vectors = self._vector_store()
+            removed = Indexer(self.store, self.repo, self.config, self.embedder, vectors).collect_garbage(
+                retention_days)
+            vectors.save()
+        return removed
+
+    def _branches_to_index(self, branches: list[str], all_branches: bool) -> list[str]:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
@@ -79,14 +157,7 @@ class Workspace:
         for name in names:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
-        with WriteLock(self.index_dir, wait=wait):
-            vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
-            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
-            summaries = [indexer.index_branch(name) for name in _parents_first(names)]
-            if prune:
-                indexer.prune_branches()
-            vectors.save()
-        return summaries
+        return names
 
     # reading ------------------------------------------------------------------------------
 
@@ -115,8 +186,6 @@ class Workspace:
 
     def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
         """Search, verify every result against its target, and apply reviewer labels."""
-        from branchwise import labels
-
         results = self.searcher.search(self._restricted(request))
         self.verifier(request.branch, against).verify(results)
         labels.apply_labels(self.store.conn, results)
@@ -128,17 +197,60 @@ class Workspace:
 
         return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules())
 
-    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
-        """Persist a reviewer's label for this result's version (None clears it)."""
-        from branchwise import labels
+    def target_commit(self, branch: str, against: str | None = None) -> str:
+        """The commit a search of `branch` is verified against: `against`, else the branch tip."""
+        return self.repo.resolve_branch(branch) if against is None else self.repo.resolve(against)
 
-        if label is None:
-            labels.clear_label(self.store.conn, self.repo.name, result.version_id)
-        else:
-            labels.set_label(self.store.conn, self.repo.name, result, label, note)
-        result.label = label
+    def verify_snippets(self, source: Path | str, branch: str | None = None, against: str | None = None) -> list[dict]:
+        """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
+        from branchwise.snippets import verify_input
 
-    # bundles and statistics ---------------------------------------------------------------
+        return verify_input(source, self.repo, branch=branch, against=against)
+
+    def inspect(self, branch: str) -> list[dict]:
+        """A branch's live set (what the user may read of it), sorted by path and line."""
+        restriction = self.restriction
+        return [row for row in self.searcher.live_set(branch)
+                if restriction is None or restriction.allows(row["path"])]
+
+    # export and citation headers ----------------------------------------------------------
+
+    def bundle_context(
+        self,
+        request: SearchRequest,
+        results: list[Result],
+        against: str | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+        allow_secrets: bool = False,
+        **options,
+    ) -> BundleContext:
+        """What a bundle of these results says about where they come from and were checked.
+        `options` are further BundleContext fields: format, max_tokens, reference_as."""
+        verifier = self.verifier(request.branch, against)
+        branch = self.searcher.branch(request.branch)
+        conn, repository = self.store.conn, self.repo.name
+
+        def member_labels(result: Result) -> list[LabelledMember]:
+            return [LabelledMember(name, label, text) for name, label, text in
+                    labels.member_labels(conn, repository, result.path, result.identity.qualified_name)]
+
+        return BundleContext(
+            query=request.query,
+            repository=repository,
+            branch=request.branch,
+            target_commit=verifier.target_commit,
+            target=verifier.target,
+            target_is_work_tree=verifier.uses_work_tree,
+            repo=self.repo,
+            index_commit=branch.commit,
+            index_age_seconds=_age_seconds(branch.indexed_at),
+            parent_signature=self.searcher.parent_signature,
+            member_labels=member_labels,
+            use_indexed_text=use_indexed_text,
+            notes=labels.notes_for(conn, repository, [r.version_id for r in results]),
+            allow_secrets=allow_secrets,
+            **options,
+        )
 
     def context_bundle(
         self,
@@ -152,35 +264,109 @@ class Workspace:
         reference_as: str = "code",
         against: str | None = None,
         allow_secrets: bool = False,
-    ):
-        """The verified context bundle for a question on a branch: a `bundle.Bundle` with the
-        text (`format`: markdown, xml or json) and its manifest; nothing is written or logged."""
-        from branchwise.exporting import context_bundle
-
+    ) -> Bundle:
+        """The verified context bundle for a question on a branch, for a tool to hand to a model:
+        `Bundle.text` (markdown, xml or json) and `Bundle.manifest`; nothing is written or logged."""
         request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope)
-        return context_bundle(self, request, against, format=format, max_tokens=max_tokens,
-                              reference_as=reference_as, allow_secrets=allow_secrets)
+        return self.build_bundle(request, against=against, allow_secrets=allow_secrets, format=format,
+                                 max_tokens=max_tokens, reference_as=reference_as)
 
-    def export(self, request: SearchRequest, out, against: str | None = None, force: bool = False, **options):
-        """Write the bundle for `request` and its manifest to `out`, and log the session."""
-        from branchwise.exporting import export_bundle
+    def build_bundle(
+        self,
+        request: SearchRequest,
+        results: list[Result] | None = None,
+        against: str | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+        allow_secrets: bool = False,
+        **options,
+    ) -> Bundle:
+        """The bundle for `request` (or for already reviewed `results`), built but not written:
+        e.g. the review app's running token count."""
+        if results is None:
+            results = self.search(request, against)
+        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
+        return build_bundle(results, context)
 
-        return export_bundle(self, request, out, against=against, force=force, **options)
+    def commit_date(self, commit: str) -> str | None:
+        """A commit's date as citation headers show it (YYYY-MM-DD), looked up once."""
+        return self._dates(commit)
+
+    def citation_header(self, result: Result, context: BundleContext, dates=None) -> list[str]:
+        """The citation header this result carries in a bundle written with `context`.
+        `dates` maps a commit to its date (default: looked up in the repository)."""
+        return header_for(result, context, dates or self._dates)
+
+    def export(
+        self,
+        request: SearchRequest,
+        out: Path,
+        against: str | None = None,
+        allow_secrets: bool = False,
+        results: list[Result] | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+        force: bool = False,
+        **options,
+    ) -> BundleReport:
+        """Write the bundle for `request` (or for already reviewed `results`), and append the
+        session to the failure-statistics log (an append-only file, outside the write lock).
+        An existing file is kept unless `force`; nothing is written inside the index directory.
+        `options` are further BundleContext fields: format, max_tokens, reference_as."""
+        if results is None:
+            results = self.search(request, against)
+        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
+        report = write_bundle(results, Path(out), context, force=force, index_dir=self.index_dir)
+        stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
+                             context.index_age_seconds, results, target_commit=context.target_commit)
+        return report
+
+    # labels -------------------------------------------------------------------------------
+
+    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
+        """Persist a reviewer's label for this result's version (None clears it)."""
+        with self._writing():
+            if label is None:
+                labels.clear_label(self.store.conn, self.repo.name, result.version_id)
+            else:
+                labels.set_label(self.store.conn, self.repo.name, result, label, note)
+        result.label = label
+
+    def import_labels(self, path: Path) -> int:
+        """Read a labels file (TOML) into this repository's labels; returns how many."""
+        with self._writing():
+            return labels.import_labels(self.store.conn, self.repo.name, Path(path))
+
+    def export_labels(self, path: Path) -> int:
+        """Write this repository's labels as TOML; returns how many."""
+        return labels.export_labels(self.store.conn, self.repo.name, Path(path))
+
+    # statistics ---------------------------------------------------------------------------
+
+    def statistics(self) -> dict:
+        """This repository's failure statistics: trend, breakdowns and a recommendation."""
+        return stats.summarize(self.index_dir, self.repo.name, self.config)
+
+    @staticmethod
+    def index_statistics(index: str | os.PathLike[str] | None) -> dict:
+        """The failure statistics of every repository of an index, without a repository at hand."""
+        index_dir = resolve_index_dir(index, None)
+        return stats.summarize(index_dir, None, Config.resolve(index_dir))
 
     def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None) -> dict:
-        """Append one session (a search, a review, an export) to the failure-statistics log."""
-        from branchwise import stats
-        from branchwise.exporting import age_seconds
+        """Append a session's record (a search's, a review's results) to the failure-statistics
+        log; `target_commit`, what the results were verified against, lets the statistics tell
+        failures that re-indexing would remove from uncommitted edits."""
+        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
+                                    _age_seconds(info.indexed_at) if info else None, results,
+                                    target_commit=target_commit)
 
-        info = self.searcher.branch(branch)
-        return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit,
-                                    age_seconds(info.indexed_at), results, target_commit=target_commit)
 
-    def inspect(self, branch: str) -> list[dict]:
-        """A branch's live set (what the user may read of it), sorted by path and line."""
-        restriction = self.restriction
-        return [row for row in self.searcher.live_set(branch)
-                if restriction is None or restriction.allows(row["path"])]
+def _age_seconds(indexed_at: str) -> float | None:
+    try:
+        then = datetime.fromisoformat(indexed_at)
+    except ValueError:
+        return None
+    return (datetime.now(timezone.utc) - then).total_seconds()
 
 
 def _intersect_prefixes(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:

@@ -36,7 +36,7 @@ REFERENCE_AS = ("code", "outline")
 BUDGET = "budget"
 
 __all__ = [
-    "FORMATS", "REFERENCE_AS", "Bundle", "BundleContext", "BundleReport", "LabelledMember", "build_bundle",
+    "FORMATS", "REFERENCE_AS", "Bundle", "BundleContext", "BundleReport", "CommitDates", "LabelledMember", "build_bundle",
     "header_for", "manifest_path_for", "shown_for", "write_bundle",
 ]
 
@@ -121,7 +121,7 @@ def build_bundle(results: list[Result], context: BundleContext, destination: str
         if result.verdict is None:
             raise BranchwiseError(f"result {result.rank} ({result.path}) was not verified; verify before export")
     counter = context.tokens or token_counter()
-    dates = _CommitDates(context.repo)
+    dates = CommitDates(context.repo)
     pieces, left_out = resolve(results, lambda r: shown_for(r, context), context.member_labels)
     for piece in pieces:
         _complete(piece, context, dates, counter)
@@ -240,7 +240,7 @@ def header_for(result: Result, context: BundleContext, dates: Callable[[str], st
 
     `dates` maps a commit to its date string; by default it is looked up in `context.repo`.
     """
-    dates = dates or _CommitDates(context.repo)
+    dates = dates or CommitDates(context.repo)
     target_version = version_string(context.branch, context.target_commit, dates(context.target_commit))
     if context.target_is_work_tree:
         target_version += ", work tree"
@@ -250,7 +250,7 @@ def header_for(result: Result, context: BundleContext, dates: Callable[[str], st
     )
 
 
-class _CommitDates:
+class CommitDates:
     """Commit dates (YYYY-MM-DD, UTC) looked up once each; None without a repository."""
 
     def __init__(self, repo: GitRepo | None):
