@@ -23,7 +23,9 @@ from branchwise.models import Label, Result
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.commands import ReviewCommands
-from branchwise_tui.messages import BundleMeasured, ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded
+from branchwise_tui.messages import (
+    BundleMeasured, ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded,
+)
 from branchwise_tui.screens.export import ExportScreen
 from branchwise_tui.screens.help import HelpScreen
 from branchwise_tui.screens.stats import StatsScreen

@@ -36,8 +36,8 @@ REFERENCE_AS = ("code", "outline")
 BUDGET = "budget"
 
 __all__ = [
-    "FORMATS", "REFERENCE_AS", "Bundle", "BundleContext", "BundleReport", "CommitDates", "LabelledMember", "build_bundle",
-    "header_for", "manifest_path_for", "shown_for", "write_bundle",
+    "FORMATS", "REFERENCE_AS", "Bundle", "BundleContext", "BundleReport", "CommitDates", "LabelledMember",
+    "build_bundle", "header_for", "manifest_path_for", "shown_for", "write_bundle",
 ]
 
 

@@ -75,7 +75,8 @@ def _markdown(facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str
     ]
     if facts.index:
         lines.append(f"- Index: {facts.index}")
-    lines.append(f"- Chunks: {len(use)} to use, {len(reference)} for reference only; each starts with its citation header")
+    lines.append(f"- Chunks: {len(use)} to use, {len(reference)} for reference only; "
+                 "each starts with its citation header")
     if facts.total_tokens is not None:
         lines.append(f"- Size: {facts.total_tokens} tokens ({facts.tokenizer})")
     parts = ["\n".join(lines) + "\n"]
