@@ -338,3 +338,15 @@ def test_workspace_context_bundle_is_the_one_call_for_tools(cart):
     assert document["total_tokens"] == bundle.manifest["total_tokens"] <= 400
     assert bundle.manifest["format"] == "json" and bundle.manifest["bundle"] is None
     assert not (workspace.index_dir / "stats.jsonl").exists()  # nothing written, nothing logged
+
+
+def test_a_lone_method_can_carry_its_class_outline(cart):
+    _, workspace = cart
+    request = everything(workspace, "add item price", symbol_type="method")
+    bundle = bundle_of(workspace, request, class_outline=True)
+    add = next(p for p in bundle.pieces if p.result.identity.qualified_name == "Cart.add_item")
+    assert add.context[0] == "from decimal import Decimal"
+    outline = "\n".join(add.context[1:])
+    assert outline.startswith('class Cart:\n    """A shopping cart of items and their prices."""')
+    assert "    def remove_item(self, sku):" in outline and "    def total(self):" in outline
+    assert "self.items.pop(sku, None)" not in outline and "return sum(" not in outline

@@ -131,6 +131,10 @@ class HybridSearch:
         """The signature line of a result's enclosing symbol (for bundle headers)."""
         raise NotImplementedError
 
+    def parent_text(self, result: Result) -> str | None:
+        """The text of a result's enclosing symbol, as last indexed (for bundle context)."""
+        raise NotImplementedError
+
     def live_set(self, branch: str) -> list[dict]:
         """A branch's live set, sorted by path and line (what `inspect` prints)."""
         raise NotImplementedError

@@ -245,6 +245,7 @@ class Workspace:
             index_commit=branch.commit,
             index_age_seconds=_age_seconds(branch.indexed_at),
             parent_signature=self.searcher.parent_signature,
+            parent_text=self.searcher.parent_text,
             member_labels=member_labels,
             use_indexed_text=use_indexed_text,
             notes=labels.notes_for(conn, repository, [r.version_id for r in results]),
@@ -262,6 +263,7 @@ class Workspace:
         top_k: int = 10,
         scope: str = "branch",
         reference_as: str = "code",
+        class_outline: bool = False,
         against: str | None = None,
         allow_secrets: bool = False,
     ) -> Bundle:
@@ -269,7 +271,7 @@ class Workspace:
         `Bundle.text` (markdown, xml or json) and `Bundle.manifest`; nothing is written or logged."""
         request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope)
         return self.build_bundle(request, against=against, allow_secrets=allow_secrets, format=format,
-                                 max_tokens=max_tokens, reference_as=reference_as)
+                                 max_tokens=max_tokens, reference_as=reference_as, class_outline=class_outline)
 
     def build_bundle(
         self,

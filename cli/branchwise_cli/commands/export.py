@@ -24,6 +24,9 @@ def add_arguments(p) -> None:
     p.add_argument("--reference-as", choices=("code", "outline"), default="code",
                    help="reference-only chunks as code (default) or as an outline: signatures, docstrings "
                         "and comments, no body")
+    p.add_argument("--class-outline", action="store_true",
+                   help="a method shown without its class carries the class's outline (signatures, "
+                        "docstrings, comments) as context, not only the class line")
     p.add_argument("--force", action="store_true", help="overwrite an existing bundle or manifest")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
 
@@ -31,6 +34,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     report = workspace(args).export(request(args, args.query), Path(args.out), against=args.against,
                                     allow_secrets=args.allow_secrets, force=args.force, format=args.format,
-                                    max_tokens=args.max_tokens, reference_as=args.reference_as)
+                                    max_tokens=args.max_tokens, reference_as=args.reference_as,
+                                    class_outline=args.class_outline)
     print(report.summary_line())
     return EXIT_OK

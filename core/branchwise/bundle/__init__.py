@@ -56,6 +56,10 @@ class BundleContext:
     index_age_seconds: float | None = None
     #: signature line of the enclosing symbol (e.g. "class OrderService:"), wired to the store
     parent_signature: Callable[[Result], str | None] | None = None
+    #: text of the enclosing symbol, for `class_outline`
+    parent_text: Callable[[Result], str | None] | None = None
+    #: a lone method carries its class's outline (signatures, docstrings), not only its first line
+    class_outline: bool = False
     #: reviewer labels on symbols inside a result that the search did not return
     member_labels: Callable[[Result], list[LabelledMember]] | None = None
     #: version ids of `changed` results for which the reviewer chose the indexed text
@@ -154,9 +158,14 @@ def _complete(piece: Piece, context: BundleContext, dates, counter: TokenCounter
 
 
 def _context_lines(piece: Piece, context: BundleContext) -> list[str]:
-    """A lone method's enclosing signature line and, for code to use, the imports it uses."""
+    """A lone method's enclosing signature line (or its class's outline, on request) and, for
+    code to use, the imports it uses."""
     result = piece.result
     lines = list(result.imports) if piece.role != REFERENCE else []
+    if result.parent and context.class_outline and context.parent_text is not None:
+        parent = context.parent_text(result)
+        if parent:
+            return lines + outline(parent, piece.shown.path, result.identity.language).split("\n")
     if result.parent and context.parent_signature is not None:
         signature = (context.parent_signature(result) or "").strip("\n")
         if signature and not piece.code.lstrip().startswith(signature.strip()):

@@ -174,15 +174,22 @@ class Searcher(HybridSearch):
 
     def parent_signature(self, result: Result) -> str | None:
         """The signature line of a result's enclosing symbol, from the same branch's live set."""
+        row = self._parent(result)
+        return row[0] if row else None
+
+    def parent_text(self, result: Result) -> str | None:
+        """The text of a result's enclosing symbol (for a class outline around a lone method)."""
+        row = self._parent(result)
+        return row[1] if row else None
+
+    def _parent(self, result: Result) -> tuple[str, str] | None:
         if not result.parent:
             return None
-        row = self.conn.execute(
-            "SELECT v.signature FROM identities i JOIN versions v ON v.identity_id = i.id "
+        return self.conn.execute(
+            "SELECT v.signature, v.text FROM identities i JOIN versions v ON v.identity_id = i.id "
             "WHERE i.repo_id = ? AND i.path = ? AND i.qualified_name = ? ORDER BY v.id DESC LIMIT 1",
             (self.repo_id, result.path, result.parent),
         ).fetchone()
-        return row[0] if row else None
-
 
     def live_set(self, branch: str) -> list[dict]:
         info = self.branch(branch)
