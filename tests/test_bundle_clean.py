@@ -64,6 +64,16 @@ def hashing_model(monkeypatch):
 
 @pytest.fixture
 def cart(tmp_path):
+    yield from _cart(tmp_path)
+
+
+@pytest.fixture
+def cart_on_each_backend(backend, tmp_path):
+    """The cart repository indexed on FAISS, then on Qdrant (local mode, and a server if set)."""
+    yield from _cart(tmp_path)
+
+
+def _cart(tmp_path):
     builder = GitBuilder(tmp_path / "cartshop")
     builder.write("src/shop/cart.py", CART)
     builder.commit("cart")
@@ -148,8 +158,8 @@ def test_a_member_labelled_earlier_is_honoured_when_only_its_class_is_found(cart
     assert bundle.manifest["results"][0]["cut_out"] == ["Cart.total"]
 
 
-def test_a_lone_method_carries_its_class_line_and_the_imports_it_uses(cart):
-    _, workspace = cart
+def test_a_lone_method_carries_its_class_line_and_the_imports_it_uses(cart_on_each_backend):
+    _, workspace = cart_on_each_backend
     request = everything(workspace, "add item price", symbol_type="method")
     results = workspace.search(request)
     add = next(r for r in results if r.identity.qualified_name == "Cart.add_item")
@@ -340,8 +350,8 @@ def test_workspace_context_bundle_is_the_one_call_for_tools(cart):
     assert not (workspace.index_dir / "stats.jsonl").exists()  # nothing written, nothing logged
 
 
-def test_a_lone_method_can_carry_its_class_outline(cart):
-    _, workspace = cart
+def test_a_lone_method_can_carry_its_class_outline(cart_on_each_backend):
+    _, workspace = cart_on_each_backend
     request = everything(workspace, "add item price", symbol_type="method")
     bundle = bundle_of(workspace, request, class_outline=True)
     add = next(p for p in bundle.pieces if p.result.identity.qualified_name == "Cart.add_item")
