@@ -29,7 +29,7 @@ from branchwise.citation import Shown, header_lines, short, version_string
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.labels import effective_label, write_atomically
-from branchwise.models import Label, Result, Verdict
+from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
 
 REFERENCE_AS = ("code", "outline")
