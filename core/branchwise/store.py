@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS versions (
     embed_key TEXT NOT NULL, path_key TEXT NOT NULL,
     path_class TEXT NOT NULL, class_reason TEXT NOT NULL,
     first_branch TEXT NOT NULL, first_commit TEXT NOT NULL, blob TEXT,
-    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL);
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL,
+    imports TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS versions_identity ON versions (identity_id);
 CREATE INDEX IF NOT EXISTS versions_content ON versions (content_hash);
 CREATE TABLE IF NOT EXISTS live (
@@ -92,6 +93,7 @@ class Store:
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.executescript(SCHEMA)
             self._check_schema_version()
+            self._add_missing_columns()
         except sqlite3.DatabaseError as error:
             raise BranchwiseError(f"index database {path} is unreadable: {error}") from None
         from branchwise import labels
@@ -107,6 +109,12 @@ class Store:
                 f"index at {self.index_dir} has schema {found}, this branchwise needs "
                 f"{SCHEMA_VERSION}: re-create it with `branchwise index --index NEWDIR`"
             )
+
+    def _add_missing_columns(self) -> None:
+        """Columns added since schema 1, filled with their default in an older database."""
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(versions)")}
+        if "imports" not in columns:  # the file's imports a symbol uses, one per line
+            self.conn.execute("ALTER TABLE versions ADD COLUMN imports TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self.conn.close()

@@ -24,7 +24,9 @@ from branchwise.models import Label, Result
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.commands import ReviewCommands
-from branchwise_tui.messages import ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded
+from branchwise_tui.messages import (
+    BundleMeasured, ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded,
+)
 from branchwise_tui.screens.export import ExportScreen
 from branchwise_tui.screens.help import HelpScreen
 from branchwise_tui.screens.stats import StatsScreen
@@ -40,6 +42,7 @@ WORK_NAMES = {
     "stats": "Statistics failed",
     "label": "Label not saved",
     "branches": "Could not list the indexed branches",
+    "measure": "Could not count the bundle's tokens",
 }
 
 
@@ -131,6 +134,7 @@ class BranchwiseApp(App[None]):
         table.focus()  # a loading table cannot take the focus, so it takes it now
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
+        self.measure_bundle()
 
     @on(Input.Submitted, "#query")
     def query_submitted(self) -> None:
@@ -196,6 +200,20 @@ class BranchwiseApp(App[None]):
         self.query_one(ResultsTable).refresh_result(message.result)
         if message.result is self.selected:
             self.show_preview(message.result)
+        self.measure_bundle()
+
+    def measure_bundle(self) -> None:
+        """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""
+        session = self.session
+        if session.request is not None:
+            self.run_measure(session.request, list(session.results), frozenset(session.use_indexed_text))
+
+    @work(thread=True, exclusive=True, group="measure", name="measure", exit_on_error=False)
+    def run_measure(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> None:
+        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text)))
+
+    def on_bundle_measured(self, message: BundleMeasured) -> None:
+        self.sub_title = f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens} tokens"
 
     def action_toggle_text(self) -> None:
         result = self.selected
@@ -204,6 +222,7 @@ class BranchwiseApp(App[None]):
             return
         takes = self.session.toggle_current_text(result)
         self.show_preview(result)
+        self.measure_bundle()
         self.notify(f"The bundle takes the {'current' if takes else 'indexed'} text of {result.identity.qualified_name}.")
 
     # export, index refresh, statistics -----------------------------------------------------
