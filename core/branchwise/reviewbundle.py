@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from branchwise.bundle import _fenced as fenced
+from branchwise.bundle.formats import fenced
 from branchwise.bundle import manifest_path_for
 from branchwise.errors import BranchwiseError
 from branchwise.labels import write_atomically

@@ -98,8 +98,8 @@ def _markdown(facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str
 def _markdown_piece(number: int, piece: Piece, level: str) -> str:
     name = piece.result.identity.qualified_name
     return (
-        f"{level} {number}. {name}\n\n{_fenced('text', chr(10).join(piece.header))}\n\n"
-        f"{_fenced(piece.result.identity.language, code_with_context(piece))}\n"
+        f"{level} {number}. {name}\n\n{fenced('text', chr(10).join(piece.header))}\n\n"
+        f"{fenced(piece.result.identity.language, code_with_context(piece))}\n"
     )
 
 
@@ -111,7 +111,7 @@ def code_with_context(piece: Piece) -> str:
     return "\n".join([f"{mark} context, not part of this chunk:", *piece.context, f"{mark} chunk:", piece.code])
 
 
-def _fenced(language: str, text: str) -> str:
+def fenced(language: str, text: str) -> str:
     """A fenced block whose fence is longer than any backtick run inside the text."""
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
