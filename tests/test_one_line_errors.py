@@ -7,7 +7,6 @@ directory and a statistics log with records of the wrong shape each give one cle
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
