@@ -7,7 +7,7 @@ prints the contract's object (and `impact_hits` per change, for a CI summary).
 from __future__ import annotations
 
 from branchwise.branchdiff import BranchDiff, SymbolChange
-from branchwise_cli.common import EXIT_OK, as_user, backend, print_json, workspace
+from branchwise_cli.common import EXIT_OK, as_user, backend, echo, print_json, workspace
 
 NAME = "diff"
 HELP = "what a branch changed, symbol by symbol, with impact context"
@@ -29,7 +29,7 @@ def run(args) -> int:
     if args.json:
         print_json(diff.to_json())
     else:
-        print(render(diff))
+        echo(*render(diff).split("\n"))
     return EXIT_OK
 
 
