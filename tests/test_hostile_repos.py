@@ -265,11 +265,10 @@ def test_an_aws_key_in_code_is_redacted_in_the_index_and_the_bundle(builder, tmp
     builder.write("src/aws.py", 'def aws_client():\n    key = "AKIAIOSFODNN7EXAMPLE"\n    return connect(key)\n')
     builder.commit("aws")
     index_main(builder, tmp_path)
-    bundle = tmp_path / "bundle.md"
-    argv = ("export", "aws client", "--repo", builder.path, "--branch", "main",
-            "--index", tmp_path / "index", "--out", bundle)
-    for extra in ((), ("--allow-secrets",)):  # the key is not in the index: nothing to allow
-        written = cli(*argv, *extra)
+    argv = ("export", "aws client", "--repo", builder.path, "--branch", "main", "--index", tmp_path / "index")
+    for number, extra in enumerate(((), ("--allow-secrets",))):  # the key is not in the index: nothing to allow
+        bundle = tmp_path / f"bundle-{number}.md"
+        written = cli(*argv, "--out", bundle, *extra)
         assert written.returncode == 0, written.stderr
         assert "AKIAIOSFODNN7EXAMPLE" not in bundle.read_text()
         assert 'key = "<redacted>"' in bundle.read_text()

@@ -86,8 +86,8 @@ def test_a_bundle_redacts_a_token_added_in_the_work_tree(tmp_path):
         'def make_client(session):\n    """Build the API client."""\n'
         f'    session.headers["Authorization"] = "token {GITHUB_CLASSIC}"\n    return session\n'
     )
-    out_file = tmp_path / "bundle.md"
-    for extra in ((), ("--allow-secrets",)):
+    for number, extra in enumerate(((), ("--allow-secrets",))):
+        out_file = tmp_path / f"bundle-{number}.md"
         out = cli("export", "build the api client", "--repo", repo.path, "--branch", "main", "--index", index,
                   "--out", out_file, *extra)
         assert out.returncode == 0, out.stderr
