@@ -4,6 +4,7 @@ One file per index keeps a shared index consistent for everyone who queries it: 
 that embedded the vectors must be the model that embeds the queries. `BRANCHWISE_MODEL`
 overrides the model for one process (tests use the hashing embedder this way), and
 `BRANCHWISE_QDRANT_COLLECTION` the Qdrant collections' prefix (backend.py reads the others).
+`BRANCHWISE_RUNTIME` overrides the embedding runtime (`torch` or `onnx-int8`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from branchwise.embedding import DEFAULT_MODEL
+from branchwise.embedding import DEFAULT_MODEL, DEFAULT_RUNTIME, RUNTIMES, model_identity
 from branchwise.errors import UsageError
 
 CONFIG_FILE = "config.toml"
@@ -23,6 +24,9 @@ CONFIG_FILE = "config.toml"
 @dataclass
 class Config:
     model: str = DEFAULT_MODEL
+    #: how the model runs: "onnx-int8" (its int8 ONNX export, fast) or "torch" (the reference);
+    #: part of the model identity that keys cached embeddings (see embedding/)
+    runtime: str = DEFAULT_RUNTIME
     #: weight of the file path's vector added to each symbol's vector (see docs/chunking.md)
     path_weight: float = 0.25
     #: days an unreferenced version (and its vector) is kept before `gc` removes it
@@ -60,7 +64,15 @@ class Config:
         config = cls(**data)
         config.model = os.environ.get("BRANCHWISE_MODEL", config.model)
         config.qdrant_collection = os.environ.get("BRANCHWISE_QDRANT_COLLECTION", config.qdrant_collection)
+        config.runtime = os.environ.get("BRANCHWISE_RUNTIME", config.runtime)
+        if config.runtime not in RUNTIMES:
+            raise UsageError(f"unknown embedding runtime {config.runtime!r} (known: {', '.join(RUNTIMES)})")
         return config
+
+    @property
+    def model_identity(self) -> str:
+        """The model as run: keys the embedding cache and the vector file."""
+        return model_identity(self.model, self.runtime)
 
     def chunking_rules(self):
         from branchwise.chunking import ChunkingRules

@@ -21,7 +21,7 @@ from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
-from branchwise.store import Store, resolve_index_dir
+from branchwise.store import DB_FILE, Store, resolve_index_dir
 
 
 class Workspace:
@@ -50,7 +50,18 @@ class Workspace:
 
     @cached_property
     def embedder(self) -> Embedder:
-        return get_embedder(self.config.model)
+        """The model identity that embeds queries: the one the index's vectors were made with.
+
+        After a change of model or runtime the index keeps answering with its recorded
+        identity until the next index run has re-embedded every version with the new one.
+        """
+        recorded = self.store.meta("embedding_model") if (self.index_dir / DB_FILE).exists() else None
+        return get_embedder(recorded or self.config.model_identity)
+
+    @cached_property
+    def index_embedder(self) -> Embedder:
+        """The configured model identity, which an index run brings every version to."""
+        return get_embedder(self.config.model_identity)
 
     def close(self) -> None:
         if self._store is not None:
@@ -80,8 +91,12 @@ class Workspace:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
         with WriteLock(self.index_dir, wait=wait):
-            vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
-            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
+            embedder = self.index_embedder
+            Indexer(self.store, self.repo, self.config, embedder, progress).refresh_embeddings()
+            self.__dict__.pop("embedder", None)
+            self.__dict__.pop("searcher", None)
+            vectors = self.backend.vector_store(self.store, embedder, self.config.path_weight)
+            indexer = Indexer(self.store, self.repo, self.config, embedder, progress, vectors)
             summaries = [indexer.index_branch(name) for name in _parents_first(names)]
             if prune:
                 indexer.prune_branches()
