@@ -22,7 +22,7 @@ TARGET_S = 2.0
 
 
 def _cli() -> list[str]:
-    return [sys.executable, "-m", "branchwise.cli"]
+    return [sys.executable, "-m", "branchwise_cli"]
 
 
 def _index(repo: Path, index: Path, runtime: str) -> None:
