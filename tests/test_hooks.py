@@ -8,6 +8,7 @@ indexing happens and that git never notices, not retrieval.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -201,3 +202,39 @@ def test_disabled_hooks_only_run_the_chained_hook(repo, tmp_path, monkeypatch):
     assert ran.read_text().strip() == "post-commit"
     time.sleep(1.0)
     assert hooks.last_refresh(index) is None and not (index / hooks.LOG_FILE).exists()
+
+
+def _cli(*argv) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "branchwise_cli", "hooks", *map(str, argv)],
+                          capture_output=True, text=True)
+
+
+def test_hooks_command_installs_reports_and_uninstalls(repo, tmp_path):
+    index = tmp_path / "index"
+    out = _cli("install", "--repo", repo.path, "--index", index, "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["hooks"]["post-checkout"] == "installed"
+    repo.commit("empty")
+    _poll(lambda: (r := hooks.last_refresh(index)) and r["outcome"] == "ok", "a refresh")
+
+    out = _cli("status", "--repo", repo.path, "--index", index, "--json")
+    data = json.loads(out.stdout)
+    assert data["installed"] is True and data["last_refresh"]["outcome"] == "ok"
+    assert data["last_refresh"]["finished"] >= data["last_refresh"]["started"]
+    text = _cli("status", "--repo", repo.path, "--index", index).stdout
+    assert "hooks: installed" in text and "last refresh: ok at" in text
+
+    out = _cli("uninstall", "--repo", repo.path)
+    assert out.returncode == 0 and "post-commit: removed" in out.stdout
+    assert "hooks: not installed" in _cli("status", "--repo", repo.path, "--index", index).stdout
+
+
+def test_hooks_command_bad_input_is_one_line_and_exit_2(tmp_path):
+    out = _cli("install", "--repo", tmp_path)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "not a git repository" in out.stderr
+    out = _cli("reinstall", "--repo", tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
+    out = _cli("install", "--repo", bare)
+    assert out.returncode == 2 and "bare repository" in out.stderr
