@@ -24,7 +24,7 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
-             "retrieval": None, "qdrant": (1_000_000, 20, 200), "embedding": (1000, 3), "cold_start": 10,
+             "retrieval": None, "qdrant": (1_000_000, 20, 200), "embedding": (600, 3), "cold_start": 8,
              "realrepo_indexing": (("click", "cobra"), 20)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,

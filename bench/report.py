@@ -155,7 +155,7 @@ def _fresh_rows(items: dict) -> list[tuple]:
                      f"drop {r['mrr_drop']['fused']:+.3f} / {r['mrr_drop']['dense']:+.3f}", "drop <= 0.01",
                      _f(r["met"])))
     if "realrepo_indexing" in items and "error" not in items["realrepo_indexing"]:
-        for name, r in items["realrepo_indexing"].items():
+        for name, r in ((n, r) for n, r in items["realrepo_indexing"].items() if isinstance(r, dict)):
             full, replay = r["full_main"], r["replay"]
             rows.append((f"real repo: {name}", f"full index of main ({full['symbols_parsed']:,} symbols)",
                          f"{full['seconds']:.1f} s ({full['symbols_per_second']:.0f} symbols/s, embedding "

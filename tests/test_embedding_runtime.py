@@ -16,7 +16,7 @@ from gittools import GitBuilder
 from branchwise.config import Config
 from branchwise.embedding import DEFAULT_MODEL, get_embedder, model_identity
 from branchwise.embedding.onnx_export import MANIFEST, MODEL_FILE, ensure_export, export_dir
-from branchwise.embedding.onnx_model import OnnxEmbedder, length_batches
+from branchwise.embedding.onnx_model import OnnxEmbedder
 from branchwise.errors import UsageError
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
@@ -28,17 +28,6 @@ CODE = [
     "src orders services order service",
     "x",
 ]
-
-
-def test_length_batches_cover_every_text_once_shortest_first_within_budget():
-    lengths = [5, 300, 17, 17, 2, 256, 90, 1, 64, 64, 64]
-    batches = length_batches(lengths, max_batch=3, budget=300)
-    flat = [i for batch in batches for i in batch]
-    assert sorted(flat) == list(range(len(lengths)))
-    assert [lengths[i] for i in flat] == sorted(lengths)
-    for batch in batches:
-        assert len(batch) <= 3
-        assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= 300
 
 
 def test_identities_name_their_runtime_and_bad_runtimes_are_usage_errors(tmp_path):
@@ -64,9 +53,9 @@ def test_onnx_vectors_match_the_torch_reference_closely():
     assert np.allclose(np.linalg.norm(fast, axis=1), 1.0, atol=1e-5)
     cosine = np.sum(fast * reference, axis=1)
     assert cosine.min() > 0.97, cosine
-    # the same text gives the same vector alone or in a batch of other lengths (padding is masked)
+    # a text's vector depends on the text only, not on what else is embedded with it
     alone = get_embedder(model_identity(DEFAULT_MODEL, "onnx-int8")).embed(CODE[:1])
-    assert np.allclose(alone[0], fast[0], atol=1e-4)
+    assert np.allclose(alone[0], fast[0], atol=1e-6)
 
 
 @pytest.mark.model

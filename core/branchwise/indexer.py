@@ -27,7 +27,7 @@ from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store, utc_now
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-#: texts handed to the embedder at once (it batches them by length itself)
+#: texts handed to the embedder per call (progress is reported after each)
 EMBED_BATCH = 512
 
 
