@@ -50,9 +50,14 @@ def model_identity(model: str, runtime: str = DEFAULT_RUNTIME) -> str:
     return model + RUNTIMES[runtime]
 
 
+def get_embedder(identity: str | None = None) -> Embedder:
+    """One embedder per identity (default: the default model and runtime) per process, so the
+    model loads once."""
+    return _embedder(identity or model_identity(DEFAULT_MODEL))
+
+
 @lru_cache(maxsize=4)
-def get_embedder(identity: str = DEFAULT_MODEL) -> Embedder:
-    """One embedder per identity per process, so the model loads once."""
+def _embedder(identity: str) -> Embedder:
     if identity.startswith("hashing-"):
         return HashingEmbedder(int(identity.split("-", 1)[1]))
     model, _, variant = identity.partition("+")
