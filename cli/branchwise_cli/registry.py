@@ -10,5 +10,7 @@ COMMANDS = [
     "export",
     "stats",
     "labels",
+    "diff",
+    "tour",
     "hooks",
 ]
