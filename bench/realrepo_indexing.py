@@ -5,11 +5,12 @@ directory with a local branch per release line. Per repository: `main` is indexe
 empty index (the full index: every file parsed, every text embedded), then each release
 branch (inheriting the closest indexed branch and applying its diff), with the rate fields
 of `index --json`. Then a replay: upstream history between two release lines is one commit
-per release here, so the changes from the oldest release line to the next are cut into
-`commits` consecutive commits (the changed files in path order, a share each, with the
-next release's contents) on a branch started at the older line, and the index is brought up
-to date after each commit, as the post-commit hook does. The default model and runtime
-are used throughout.
+per release here, so the changes from one release line to the next are cut into `commits`
+consecutive commits (the changed files in path order, a share each, with the next release's
+contents) on a branch started at the older line, and an index holding only the older line
+is brought up to date after each commit, as the post-commit hook does (a separate index, so
+that the newer release's texts are not already in its embedding cache). The default model
+and runtime are used throughout.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ def _row(summary) -> dict:
 
 
 def _replay(repo: Path, workspace: Workspace, old: str, new: str, commits: int) -> dict:
+    workspace.index([old])
     _git(repo, "checkout", "-q", "-B", "replay", old)
     workspace.index(["replay"])  # inherits `old`'s live set: nothing to parse
     changed = [line.split("\t") for line in _git(repo, "diff", "--name-status", "--no-renames", old, new).splitlines()]
@@ -74,6 +76,16 @@ def _replay(repo: Path, workspace: Workspace, old: str, new: str, commits: int) 
     }
 
 
+def replay_only(work: Path, name: str, commits: int) -> dict:
+    """The replay of `name` in an index of its own (see the module's docstring)."""
+    repo = _clone(name, work)
+    workspace = Workspace(repo, work / f"real-{name}-replay-index")
+    try:
+        return _replay(repo, workspace, *REPLAY[name], commits)
+    finally:
+        workspace.close()
+
+
 def run(work: Path, repos: tuple[str, ...], commits: int) -> dict:
     out = {}
     for name in repos:
@@ -83,8 +95,8 @@ def run(work: Path, repos: tuple[str, ...], commits: int) -> dict:
         branches = sorted(b for b in _git(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads").split()
                           if b.startswith("release/"))
         others = [_row(s) for s in workspace.index(branches)]
-        replay = _replay(repo, workspace, *REPLAY[name], commits)
         workspace.close()
+        replay = replay_only(work, name, commits)
         out[name] = {
             "model": workspace.embedder.name,
             "full_main": _row(full),
