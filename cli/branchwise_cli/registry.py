@@ -12,4 +12,5 @@ COMMANDS = [
     "labels",
     "diff",
     "tour",
+    "hooks",
 ]

@@ -28,7 +28,8 @@ from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store, utc_now
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
-EMBED_BATCH = 128
+#: texts handed to the embedder per call (progress is reported after each)
+EMBED_BATCH = 512
 
 
 @dataclass
@@ -45,10 +46,18 @@ class BranchSummary:
     seconds: float = 0.0
     base: str | None = None  # "incremental from <commit>", "inherited from <branch>" or "full"
     skipped_files: int = 0
+    symbols_parsed: int = 0  # symbols cut from the files parsed in this run
+    embed_seconds: float = 0.0  # time spent inside the embedder
+
+    @property
+    def symbols_per_second(self) -> float:
+        return self.symbols_parsed / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict:
         data = asdict(self)
         data["seconds"] = round(self.seconds, 3)
+        data["embed_seconds"] = round(self.embed_seconds, 3)
+        data["symbols_per_second"] = round(self.symbols_per_second, 1)
         return data
 
 
@@ -211,6 +220,7 @@ class Indexer:
                 self.repo.name, change.path, data, self.rules, generated_paths=generated
             )
             run.summary.files_parsed += 1
+            run.summary.symbols_parsed += len(file_chunks.chunks)
             if file_chunks.skipped:
                 self._record_skip(run.branch_id, change.path, file_chunks.skipped, run.summary)
             for chunk in file_chunks.chunks:
@@ -317,16 +327,50 @@ class Indexer:
     # embedding and finishing --------------------------------------------------------------
 
     def _embed_pending(self, run: _Run) -> None:
-        items = list(run.pending.items())
+        run.summary.embedded = len(run.pending)
+        run.summary.embed_seconds += self._embed(run.pending)
+
+    def _embed(self, pending: dict[str, str]) -> float:
+        """Embed and cache `pending` (key -> text); returns the seconds spent in the embedder."""
+        items = list(pending.items())
+        spent = 0.0
         for start in range(0, len(items), EMBED_BATCH):
             batch = items[start : start + EMBED_BATCH]
+            began = time.perf_counter()
             vectors = self.embedder.embed([text for _key, text in batch])
+            spent += time.perf_counter() - began
             self.conn.executemany(
                 "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
                 [(self.embedder.name, key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)],
             )
             self.progress("embed", min(start + EMBED_BATCH, len(items)), len(items))
-        run.summary.embedded = len(items)
+        return spent
+
+    def refresh_embeddings(self) -> int:
+        """Embed every stored text that this model identity has not embedded yet.
+
+        Runs when the index's recorded identity differs from the embedder's (a new model or
+        runtime), so that every version has a vector of the identity the searches will use;
+        returns how many texts were embedded (0 when the identity is unchanged).
+        """
+        if self.store.meta("embedding_model") == self.embedder.name:
+            return 0
+        with self.store.transaction():
+            missing = "NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.key = {})"
+            pending = dict(self.conn.execute(
+                f"SELECT DISTINCT embed_key, embedding_text FROM versions v WHERE {missing.format('v.embed_key')}",
+                (self.embedder.name,)))
+            for key, path in self.conn.execute(
+                "SELECT DISTINCT v.path_key, i.path FROM versions v JOIN identities i ON i.id = v.identity_id "
+                f"WHERE {missing.format('v.path_key')}", (self.embedder.name,)):
+                pending.setdefault(key, path_embedding_text(path))
+            self._embed(pending)
+            if pending:
+                self.store.set_meta("generation", str(self.store.generation() + 1))
+                self.store.mark_unpublished(
+                    [r[0] for r in self.conn.execute("SELECT id FROM versions")], point=True)
+            self.store.set_meta("embedding_model", self.embedder.name)
+        return len(pending)
 
     def _finish(self, repo_id: int, run: _Run, started: float) -> None:
         now = utc_now()

@@ -33,7 +33,7 @@ from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
-from branchwise.store import Store, resolve_index_dir
+from branchwise.store import DB_FILE, Store, resolve_index_dir
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
 _BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
@@ -87,7 +87,13 @@ class Workspace:
 
     @cached_property
     def embedder(self) -> Embedder:
-        return get_embedder(self.config.model)
+        """The model identity that embeds queries: the one the index's vectors were made with.
+
+        After a change of model or runtime the index keeps answering with its recorded
+        identity until the next index run has re-embedded every version with the new one.
+        """
+        recorded = self.store.meta("embedding_model") if (self.index_dir / DB_FILE).exists() else None
+        return get_embedder(recorded or self.config.model_identity)
 
     def close(self) -> None:
         if self._store is not None:
@@ -125,6 +131,7 @@ class Workspace:
         with self._writing(wait):
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
+            self._refresh_embeddings(progress)
             vectors = self._vector_store()
             if rebuild:
                 vectors.rebuild()
@@ -136,6 +143,13 @@ class Workspace:
                 report.gc_removed = indexer.collect_garbage()
             vectors.save()
         return report
+
+    def _refresh_embeddings(self, progress: Progress | None) -> None:
+        """Bring every stored version to the configured model identity (a no-op when unchanged)."""
+        configured = get_embedder(self.config.model_identity)
+        Indexer(self.store, self.repo, self.config, configured, None, progress).refresh_embeddings()
+        for name in ("embedder", "searcher"):  # queries now use the identity just recorded
+            self.__dict__.pop(name, None)
 
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
@@ -160,6 +174,31 @@ class Workspace:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
         return names
+
+    # git hooks ------------------------------------------------------------------------------
+
+    def _work_tree(self) -> Path:
+        if self.repo.work_tree is None:
+            raise UsageError(f"{self.repo.name} is a bare repository: git runs no commit or checkout hooks there")
+        return self.repo.work_tree
+
+    def install_hooks(self) -> dict[str, str]:
+        """Install the git hooks that refresh this index in the background (see hooks.py)."""
+        from branchwise import hooks
+
+        return hooks.install(self._work_tree(), self.index_dir)
+
+    def uninstall_hooks(self) -> dict[str, str]:
+        """Remove the hooks and restore those they chained to."""
+        from branchwise import hooks
+
+        return hooks.uninstall(self._work_tree())
+
+    def hooks_status(self) -> dict:
+        """Whether the hooks are installed, and when the last background refresh ran and how it ended."""
+        from branchwise import hooks
+
+        return hooks.status(self._work_tree(), self.index_dir)
 
     # reading ------------------------------------------------------------------------------
 
