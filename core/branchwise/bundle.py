@@ -76,16 +76,12 @@ def write_bundle(results: list[Result], out: Path, context: BundleContext) -> Bu
     for result in results:
         if result.verdict is None:
             raise BranchwiseError(f"result {result.rank} ({result.path}) was not verified; verify before export")
-    kept, duplicates = _dedup(results)
     dates = _CommitDates(context.repo)
     sections, entries = [], []
-    for result in sorted(results, key=lambda r: r.rank):
-        shown = shown_for(result, context)
-        included = id(result) in kept and shown.label is not Label.EXCLUDE
-        why_out = _left_out_reason(result, shown, duplicates)
-        entries.append(_entry(result, shown, included, why_out))
-        if included:
-            sections.append((result, shown))
+    for planned in plan_bundle(results, context):
+        entries.append(_entry(planned.result, planned.shown, planned.included, planned.why_out))
+        if planned.included:
+            sections.append((planned.result, planned.shown))
     _refuse_secrets(sections, out, context)
     markdown = _render(sections, context, dates)
     commits = sorted({r.commit for r, _ in sections if r.commit})
@@ -104,6 +100,27 @@ def write_bundle(results: list[Result], out: Path, context: BundleContext) -> Bu
 
 
 # choosing what to show -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One result's place in a bundle: what it shows and whether it goes in (and if not, why)."""
+
+    result: Result
+    shown: Shown
+    included: bool
+    why_out: str | None
+
+
+def plan_bundle(results: list[Result], context: BundleContext) -> list[Planned]:
+    """What `write_bundle` would do with each result, in bundle order, without writing anything."""
+    kept, duplicates = _dedup(results)
+    plan = []
+    for result in sorted(results, key=lambda r: r.rank):
+        shown = shown_for(result, context)
+        included = id(result) in kept and shown.label is not Label.EXCLUDE
+        plan.append(Planned(result, shown, included, _left_out_reason(result, shown, duplicates)))
+    return plan
 
 
 def _dedup(results: list[Result]) -> tuple[set[int], dict[int, int]]:

@@ -175,7 +175,7 @@ def run_review(args) -> int:
     if branch is None:
         raise UsageError("HEAD is detached or the repository is bare: name a --branch")
     app = app_module.create_app(workspace, branch=branch, query=args.query, scope=args.scope)
-    app.run()
+    importlib.import_module("branchwise_tui.runner").run_app(app)
     return EXIT_OK
 
 

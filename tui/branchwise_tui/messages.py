@@ -19,19 +19,37 @@ from branchwise_tui.session import Target
 class SearchCompleted(Message):
     """A search ran and its results were verified and labelled by the core."""
 
-    def __init__(self, request: SearchRequest, results: list[Result], target: Target) -> None:
+    def __init__(self, request: SearchRequest, results: list[Result], target: Target, notes: dict[str, str]) -> None:
         super().__init__()
         self.request = request
         self.results = results
         self.target = target
+        self.notes = notes
+
+
+class ModelLoaded(Message):
+    """The embedding model is loaded (or failed to load: `error`), ahead of the first search."""
+
+    def __init__(self, error: str | None = None) -> None:
+        super().__init__()
+        self.error = error
+
+
+class NoteSaved(Message):
+    """The reviewer's note on `result` was stored with its label."""
+
+    def __init__(self, result: Result, note: str) -> None:
+        super().__init__()
+        self.result = result
+        self.note = note
 
 
 class LabelSaved(Message):
-    """The core stored (or cleared) the reviewer's label of `result`."""
+    """The core stored (or cleared) the reviewer's label of each of `results`."""
 
-    def __init__(self, result: Result) -> None:
+    def __init__(self, results: list[Result]) -> None:
         super().__init__()
-        self.result = result
+        self.results = results
 
 
 class ExportCompleted(Message):

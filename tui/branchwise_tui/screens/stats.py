@@ -2,7 +2,8 @@
 
 It draws the core's summary of the session log (`branchwise.stats.summarize`): the failure
 ratio of each recorded session as a chart, which reasons and directories the failures came
-from, and whether the core recommends re-indexing. It computes nothing itself.
+from, and whether the core recommends re-indexing. It computes nothing itself. The chart and
+the table both run oldest first; with no sessions there is a sentence, not an empty chart.
 """
 
 from __future__ import annotations
@@ -13,9 +14,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Sparkline, Static
 
+#: below this width the two breakdown tables are stacked instead of side by side
+STACK_BELOW = 90
+
 
 class StatsScreen(Screen[None]):
-    BINDINGS = [Binding("escape,q,s", "app.pop_screen", "Back")]
+    BINDINGS = [Binding("escape,s", "app.pop_screen", "Back"), Binding("q", "app.quit", "Quit")]
 
     def __init__(self, summary: dict) -> None:
         super().__init__()
@@ -32,12 +36,16 @@ class StatsScreen(Screen[None]):
             yield Static(
                 f"Failure ratio per session, oldest first: {summary['sessions']} sessions; "
                 "(changed + deleted) / results not excluded", classes="stats-heading")
-            yield Sparkline([r if r is not None else 0.0 for r in ratios] or [0.0], id="stats-trend")
-            yield _table("stats-sessions", ("When", "Kind", "Branch", "Failures", "Ratio"), [
-                (str(t["time"] or "")[:16].replace("T", " "), t["kind"] or "", t["branch"] or "",
-                 f"{t['failures']}/{t['considered']}", _pct(t["failure_ratio"]))
-                for t in reversed(trend)
-            ])
+            if trend:
+                yield Sparkline([r if r is not None else 0.0 for r in ratios], id="stats-trend")
+                yield _table("stats-sessions", ("When", "Kind", "Branch", "Failures", "Ratio"), [
+                    (str(t["time"] or "")[:16].replace("T", " "), t["kind"] or "", t["branch"] or "",
+                     f"{t['failures']}/{t['considered']}", _pct(t["failure_ratio"]))
+                    for t in trend
+                ])
+            else:
+                yield Static("No sessions recorded yet: searches, reviews and exports each add one.",
+                             id="stats-empty")
             with Horizontal(id="stats-breakdowns"):
                 with Vertical():
                     yield Static("Failures by reason", classes="stats-heading")
@@ -46,6 +54,9 @@ class StatsScreen(Screen[None]):
                     yield Static("Failures by directory", classes="stats-heading")
                     yield _table("stats-directories", ("Directory", "Count"), summary["by_directory"].items())
         yield Footer()
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < STACK_BELOW, "-stacked")
 
 
 def _table(table_id: str, columns: tuple[str, ...], rows) -> DataTable:

@@ -1,0 +1,54 @@
+"""Run the review app so that quitting never waits for a background worker.
+
+Thread workers run in the event loop's default executor. `asyncio.run` (what `App.run` uses)
+joins that executor's threads on the way out, and so does the interpreter at exit: quitting
+while the model loads or a search runs would wait for it to finish, seconds later. Here the
+loop's executor starts daemon threads that nobody joins, so the process ends as soon as the app
+does. Label writes are single SQLite transactions, so one cut short is simply not applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
+
+class DaemonExecutor(ThreadPoolExecutor):
+    """One daemon thread per task; never joined, at shutdown or at interpreter exit.
+
+    A ThreadPoolExecutor only because asyncio accepts no other kind as the default executor;
+    none of its pooled (joined) threads is ever started.
+    """
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        future: Future = Future()
+
+        def run() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                future.set_result(fn(*args, **kwargs))
+            except BaseException as error:  # handed to the awaiting worker, which reports it
+                future.set_exception(error)
+
+        threading.Thread(target=run, name="branchwise-worker", daemon=True).start()
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        pass
+
+
+def new_loop() -> asyncio.AbstractEventLoop:
+    loop = asyncio.new_event_loop()
+    loop.set_default_executor(DaemonExecutor())
+    return loop
+
+
+def run_app(app) -> None:
+    """`app.run()` on a loop whose workers are daemon threads (see the module docstring)."""
+    loop = new_loop()
+    try:
+        app.run(loop=loop)
+    finally:
+        loop.close()
