@@ -162,7 +162,7 @@ class BranchwiseApp(App[None]):
 
     @on(Select.Changed, "#branch")
     def branch_changed(self, event: Select.Changed) -> None:
-        if event.value is Select.BLANK or event.value == self.session.branch:
+        if event.value is Select.NULL or event.value == self.session.branch:
             return
         self.session.branch = str(event.value)
         self.sub_title = f"{self.session.repository} @ {self.session.branch}"

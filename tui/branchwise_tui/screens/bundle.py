@@ -68,7 +68,7 @@ class BundleScreen(Screen[str | None]):
         table = self.query_one("#bundle-items", DataTable)
         width = max(40, (table.content_region.width or self.size.width) - 2)
         narrow = width < 100
-        fixed = {"order": 3, "rank": 4, "handling": 16 if narrow else 30, "tokens": 7}
+        fixed = {"order": 3, "rank": 4, "handling": 20 if narrow else 30, "tokens": 7}
         if not narrow:
             fixed["symbol"] = 26
         location = max(12, width - sum(fixed.values()) - PADDING * (len(fixed) + 1))

@@ -27,11 +27,11 @@ class FilterScreen(ModalScreen[Filter | None]):
         with Vertical(id="filter-box", classes="dialog"):
             yield Static("Filter the results", classes="dialog-title")
             yield Select([(v.value, v.value) for v in Verdict], prompt="any verdict", id="filter-verdict",
-                         value=current.verdict.value if current.verdict else Select.BLANK)
+                         value=current.verdict.value if current.verdict else Select.NULL)
             yield Select([(v.value, v.value) for v in Label] + [("no label", "none")], prompt="any label",
-                         id="filter-label", value=current.label or Select.BLANK)
+                         id="filter-label", value=current.label or Select.NULL)
             yield Select([(c.value, c.value) for c in PathClass], prompt="any path class", id="filter-class",
-                         value=current.path_class.value if current.path_class else Select.BLANK)
+                         value=current.path_class.value if current.path_class else Select.NULL)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Apply", variant="primary", id="filter-apply")
                 yield Button("Clear", id="filter-clear")
@@ -43,7 +43,7 @@ class FilterScreen(ModalScreen[Filter | None]):
     def chosen(self) -> Filter:
         def value(selector: str) -> str | None:
             picked = self.query_one(selector, Select).value
-            return None if picked is Select.BLANK else str(picked)
+            return None if picked is Select.NULL else str(picked)
 
         verdict, label, path_class = value("#filter-verdict"), value("#filter-label"), value("#filter-class")
         return Filter(Verdict(verdict) if verdict else None, label, PathClass(path_class) if path_class else None)

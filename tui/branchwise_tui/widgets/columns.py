@@ -32,7 +32,7 @@ COLUMNS = (
     Column("commit", "Commit", 7, 4),
     Column("indexed", "Indexed", 10, 2),
 )
-FLEXIBLE = ("path", "symbol")
+FLEXIBLE = ("symbol", "path")  # the order they grow in: a symbol is short, a path can be long
 #: the symbol's readable width, given before any optional column joins
 SYMBOL_FIRST = 24
 #: fixed columns longer than this are shortened in the middle
@@ -45,7 +45,7 @@ def layout(available: int, wanted: dict[str, int], hidden: frozenset[str] = froz
     `wanted` is the widest value of each column in the current rows, plus "filename": the
     longest file name. The path and the symbol first get a readable width (the whole file name,
     `SYMBOL_FIRST` cells of symbol), optional columns join by priority while they fit, and what
-    is left grows the path, then the symbol, up to what they want.
+    is left grows the symbol, then the path, up to what they want.
     """
     shown = [c for c in COLUMNS if c.key not in hidden]
     widths = {c.key: _fixed(c, wanted) for c in shown if c.priority == 0}

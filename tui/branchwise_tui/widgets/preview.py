@@ -38,7 +38,9 @@ class Preview(VerticalScroll):
     def show(self, result: Result, header: list[str], takes_current: bool) -> None:
         self.query_one("#citation", Static).update(Text("\n".join(header)))
         self.query_one("#status", Static).update(_status(result, takes_current))
-        self.query_one("#diff", Static).update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        diff = self.query_one("#diff", Static)
+        diff.update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        diff.display = result.verdict is Verdict.CHANGED and result.current_text is not None
         self.query_one("#code", Static).update(
             Syntax(result.text.rstrip("\n"), result.identity.language, theme=THEME,
                    line_numbers=True, start_line=result.start_line, word_wrap=False)
