@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 
-from pilot_helpers import run_async, select_row, settle
+from pilot_helpers import run_async, select_row, settle, write_stats_log
 
 from branchwise.models import Label, Verdict
 from branchwise.search import SearchRequest
@@ -357,6 +357,8 @@ def test_every_table_has_rows_on_screen(shop_index):
 
     from branchwise_tui.screens.stats import StatsScreen
 
+    write_stats_log(*shop_index)
+
     async def check(size):
         app = _app(shop_index)
         async with app.run_test(size=size) as pilot:
@@ -374,11 +376,12 @@ def test_every_table_has_rows_on_screen(shop_index):
                 await pilot.pause()
                 for table in app.screen.query("DataTable"):
                     seen.append((step, table.id, table.region.height))
-                for widget in app.screen.query("#help-keys, #results, #preview, #stats-empty"):
+                for widget in app.screen.query("#help-keys, #results, #preview"):
                     seen.append((step, widget.id, widget.region.height))
             return seen
 
     for size in ((80, 24), (160, 45)):
         seen = asyncio.run(check(size))
         assert {s for s, _, _ in seen} == {"main", "help", "bundle", "stats"}, seen
+        assert {t for s, t, _ in seen if s == "stats"} >= {"stats-sessions", "stats-reasons", "stats-directories"}
         assert all(height >= 2 for _, _, height in seen), (size, seen)

@@ -32,7 +32,9 @@ COLUMNS = (
     Column("commit", "Commit", 7, 4),
     Column("indexed", "Indexed", 10, 2),
 )
-FLEXIBLE = ("symbol", "path")  # the order they grow in: a symbol is short, a path can be long
+FLEXIBLE = ("path", "symbol")
+#: how the spare width is shared: the symbol up to 40 cells, then the whole path, then the rest
+GROWTH = (("symbol", 40), ("path", None), ("symbol", None))
 #: the symbol's readable width, given before any optional column joins
 SYMBOL_FIRST = 24
 #: fixed columns longer than this are shortened in the middle
@@ -45,7 +47,7 @@ def layout(available: int, wanted: dict[str, int], hidden: frozenset[str] = froz
     `wanted` is the widest value of each column in the current rows, plus "filename": the
     longest file name. The path and the symbol first get a readable width (the whole file name,
     `SYMBOL_FIRST` cells of symbol), optional columns join by priority while they fit, and what
-    is left grows the symbol, then the path, up to what they want.
+    is left grows them as `GROWTH` says, up to what they want.
     """
     shown = [c for c in COLUMNS if c.key not in hidden]
     widths = {c.key: _fixed(c, wanted) for c in shown if c.priority == 0}
@@ -61,8 +63,9 @@ def layout(available: int, wanted: dict[str, int], hidden: frozenset[str] = froz
             widths[column.key] = width
             used += width + PADDING
     spare = max(0, available - used)
-    for key in FLEXIBLE:
-        grow = min(spare, max(0, wanted.get(key, 0) - widths[key]))
+    for key, upto in GROWTH:
+        limit = wanted.get(key, 0) if upto is None else min(upto, wanted.get(key, 0))
+        grow = min(spare, max(0, limit - widths[key]))
         widths[key] += grow
         spare -= grow
     return {c.key: widths[c.key] for c in shown if c.key in widths}
