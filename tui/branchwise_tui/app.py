@@ -142,15 +142,15 @@ class BranchwiseApp(App[None]):
 
     @work(thread=True, exclusive=True, group="search", name="search", exit_on_error=False)
     def run_search(self, request: SearchRequest) -> None:
-        results, target, notes = self.session.search(request)
-        self.post_message(SearchCompleted(request, results, target, notes))
+        results, target = self.session.search(request)
+        self.post_message(SearchCompleted(request, results, target))
 
     def on_search_completed(self, message: SearchCompleted) -> None:
-        self.session.accept(message.request, message.results, message.target, message.notes)
+        self.session.accept(message.request, message.results, message.target)
         table = self.query_one(ResultsTable)
         table.loading = False
         table.indexed_text = self.session.use_indexed_text
-        table.show(self.session.results, message.target.commit_dates)
+        table.show(self.session.results, self.session.commit_dates())
         table.focus()  # a loading table cannot take the focus, so it takes it now
         self.query_one(KeyBar).set_status(f"{len(message.results)} results")
         if not message.results:
@@ -217,11 +217,11 @@ class BranchwiseApp(App[None]):
             return
         label = Label(value)
         clear = all(r.label is label for r in targets)
-        self.save_labels(targets, None if clear else label)
+        self.save_labels(targets, None if clear else label, dict(self.session.notes))
 
     @work(thread=True, group="label", name="label", exit_on_error=False)
-    def save_labels(self, results: list[Result], label: Label | None) -> None:
-        self.session.set_labels(results, label)
+    def save_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> None:
+        self.session.set_labels(results, label, notes)
         self.post_message(LabelSaved(results))
 
     def on_label_saved(self, message: LabelSaved) -> None:

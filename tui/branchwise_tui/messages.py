@@ -19,12 +19,11 @@ from branchwise_tui.session import Target
 class SearchCompleted(Message):
     """A search ran and its results were verified and labelled by the core."""
 
-    def __init__(self, request: SearchRequest, results: list[Result], target: Target, notes: dict[str, str]) -> None:
+    def __init__(self, request: SearchRequest, results: list[Result], target: Target) -> None:
         super().__init__()
         self.request = request
         self.results = results
         self.target = target
-        self.notes = notes
 
 
 class ModelLoaded(Message):
