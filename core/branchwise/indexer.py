@@ -26,7 +26,7 @@ from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store, utc_now
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
+Progress = Callable[[str, int, int], None]  # (stage, done, total); "branch:NAME" starts a branch (position, count)
 EMBED_BATCH = 128
 
 

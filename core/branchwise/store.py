@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from branchwise.errors import BranchwiseError
+from branchwise.errors import BranchwiseError, UsageError
 
 DB_FILE = "index.sqlite3"
 SCHEMA_VERSION = "1"
@@ -75,14 +75,20 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def require_index(index_dir: Path) -> None:
+    """Refuse (exit 2) an index directory that holds no index: a reader must not create one."""
+    if not (Path(index_dir) / DB_FILE).exists():
+        raise UsageError(f"no index at {index_dir}; run branchwise index first")
+
+
 class Store:
     """A connection to one index database, with the queries every module shares."""
 
     def __init__(self, index_dir: Path, *, create: bool = True):
         self.index_dir = Path(index_dir)
         path = self.index_dir / DB_FILE
-        if not create and not path.exists():
-            raise BranchwiseError(f"no index at {self.index_dir} (run `branchwise index` first)")
+        if not create:
+            require_index(self.index_dir)
         self.index_dir.mkdir(parents=True, exist_ok=True)
         try:
             # the review app calls the core from worker threads, one at a time (it serialises them)

@@ -31,7 +31,7 @@ from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
-from branchwise.store import Store, resolve_index_dir
+from branchwise.store import Store, require_index, resolve_index_dir
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
 _BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
@@ -57,8 +57,11 @@ class Workspace:
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
         backend: Backend | Mapping[str, Any] | None = None,
+        create: bool = True,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
+        #: False for readers: an index directory without an index is refused, never created
+        self.create = create
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
         flags: dict[str, Any] = {"user": user}
         if not isinstance(backend, Backend):
@@ -80,7 +83,7 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(self.index_dir)
+            self._store = Store(self.index_dir, create=self.create)
         return self._store
 
     @cached_property
@@ -125,7 +128,13 @@ class Workspace:
             if rebuild:
                 vectors.rebuild()
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
-            report = IndexReport([indexer.index_branch(name) for name in _parents_first(names)])
+            order = _parents_first(names)
+            summaries = []
+            for position, name in enumerate(order):
+                if progress is not None:  # a display can name the branch its counts belong to
+                    progress(f"branch:{name}", position, len(order))
+                summaries.append(indexer.index_branch(name))
+            report = IndexReport(summaries)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
@@ -158,6 +167,10 @@ class Workspace:
         return names
 
     # reading ------------------------------------------------------------------------------
+
+    def require_index(self) -> None:
+        """Refuse (exit 2) when the index directory holds no index yet."""
+        require_index(self.index_dir)
 
     @cached_property
     def restriction(self) -> Restriction | None:
@@ -292,12 +305,15 @@ class Workspace:
 
     def statistics(self) -> dict:
         """This repository's failure statistics: trend, breakdowns and a recommendation."""
+        if not self.create:
+            require_index(self.index_dir)
         return stats.summarize(self.index_dir, self.repo.name, self.config)
 
     @staticmethod
     def index_statistics(index: str | os.PathLike[str] | None) -> dict:
         """The failure statistics of every repository of an index, without a repository at hand."""
         index_dir = resolve_index_dir(index, None)
+        require_index(index_dir)
         return stats.summarize(index_dir, None, Config.resolve(index_dir))
 
     def record_session(self, kind: str, branch: str, results: list[Result], info: BranchInfo | None = None) -> dict:
