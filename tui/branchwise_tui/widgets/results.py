@@ -140,7 +140,7 @@ class ResultsTable(DataTable):
         titles = {c.key: c.title for c in COLUMNS}
         for key, width in self._widths.items():
             title = titles[key]
-            if key == self.sort_key:
+            if key == self.sort_key and (key != "rank" or self.sort_reverse):
                 title += " ▼" if self.sort_reverse else " ▲"
             self.add_column(title, width=width, key=key)
 
