@@ -48,3 +48,18 @@ def test_wide_table_shows_everything_that_fits_by_priority():
 def test_columns_never_exceed_the_width_at_any_size():
     for width in range(60, 240, 7):
         assert _total(layout(width, WANTED)) <= max(width, _total(layout(0, WANTED))), width
+
+
+def test_key_bar_keeps_the_essential_keys_when_narrow():
+    from branchwise_tui.keys import KEYS
+    from branchwise_tui.widgets.keybar import KeyBar
+
+    bar = KeyBar(KEYS)
+    bar.status = "searching (loading the model first)"
+    narrow = bar.line(80).plain
+    assert len(narrow) <= 80
+    for essential in (" / ", " ? ", " q "):
+        assert essential in narrow, narrow
+    wide = bar.line(300).plain
+    assert all(f" {k.shown} " in wide for k in KEYS if k.priority)  # every key fits at 300
+    assert len(wide) > len(narrow)
