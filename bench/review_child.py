@@ -38,6 +38,12 @@ async def _results(app, after_request=None, timeout=300.0) -> float:
     raise TimeoutError("no results")
 
 
+try:
+    from branchwise_tui import runner
+except ImportError:  # the baseline has no runner
+    runner = None
+
+
 async def drive(mode: str, repo: str, index: str) -> dict:
     from branchwise.workspace import Workspace
     from branchwise_tui.app import create_app
@@ -72,9 +78,11 @@ async def drive(mode: str, repo: str, index: str) -> dict:
         else:
             await _results(app)
             await pilot.pause(0.5)
-        pressed = time.time()
+        if runner is not None and hasattr(runner, "leave_now"):
+            app.quick_exit = True  # as `branchwise review` runs it (runner.run_app)
+        print(json.dumps({"q_pressed_at": time.time()}), flush=True)  # the app may end the process
         await pilot.press("q")
-        return {"q_pressed_at": pressed}
+        return {}
 
 
 def main() -> None:
@@ -84,17 +92,16 @@ def main() -> None:
 
         Workspace(repo, index).index([], all_branches=True)
         return
-    try:
-        from branchwise_tui import runner
-    except ImportError:
-        runner = None
     if runner is None:
-        print(json.dumps(asyncio.run(drive(mode, repo, index))), flush=True)
+        result = asyncio.run(drive(mode, repo, index))
+        if result:
+            print(json.dumps(result), flush=True)
         return
     loop = runner.new_loop()
     result = loop.run_until_complete(drive(mode, repo, index))
     loop.close()
-    print(json.dumps(result), flush=True)
+    if result:
+        print(json.dumps(result), flush=True)
     runner.end_process(0)
 
 

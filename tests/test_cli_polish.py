@@ -202,3 +202,41 @@ def test_search_says_it_is_loading_on_a_terminal_only(shop):
     assert "# cancel an order" in drawn
     piped = cli("search", "cancel an order", *where(shop))
     assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_review_in_a_terminal_quits_on_q_restores_the_terminal_and_records_the_session(shop, tmp_path):
+    """The real `branchwise review` under a pseudo-terminal: results drawn, `q`, and it is gone."""
+    import json
+    import select
+    import time
+
+    repo, index = shop
+    stats_log = index / "stats.jsonl"
+    before = stats_log.read_text().count("\n") if stats_log.exists() else 0
+    main, child = pty.openpty()
+    env = {**ENV, "COLUMNS": "100", "LINES": "30", "TERM": "xterm-256color"}
+    process = subprocess.Popen([sys.executable, "-m", "branchwise_cli", "review", "cancel an order",
+                                *where(shop)], stdin=child, stdout=child, stderr=child, env=env)
+    os.close(child)
+    drawn = b""
+
+    def read_until(marker: bytes, limit: float) -> bool:
+        nonlocal drawn
+        deadline = time.monotonic() + limit
+        while marker not in drawn and time.monotonic() < deadline:
+            if select.select([main], [], [], 0.2)[0]:
+                try:
+                    drawn += os.read(main, 65536)
+                except OSError:
+                    return False
+        return marker in drawn
+
+    assert read_until(b"results", 240), drawn[-2000:]  # the key bar's "N results": the search is done
+    os.write(main, b"q")
+    code = process.wait(timeout=60)
+    read_until(b"\x1b[?1049l", 5)
+    os.close(main)
+    assert code == 0
+    assert b"\x1b[?1049l" in drawn  # the alternate screen was left: the terminal is restored
+    records = [json.loads(line) for line in stats_log.read_text().splitlines()]
+    assert len(records) == before + 1 and records[-1]["kind"] == "review"

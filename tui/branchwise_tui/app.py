@@ -71,6 +71,9 @@ class BranchwiseApp(App[None]):
         Binding("escape", "focus_results", "Results", show=False),
     ]
 
+    #: set by `runner.run_app`: quitting ends the process at once (see `runner.leave_now`)
+    quick_exit = False
+
     def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> None:
         super().__init__()
         self.session = ReviewSession(workspace, branch)
@@ -411,12 +414,16 @@ class BranchwiseApp(App[None]):
         self.push_screen(HelpScreen(KEYS))
 
     async def action_quit(self) -> None:
+        message = None
         try:
             self.session.record()
         except (BranchwiseError, OSError) as error:  # never keep the reviewer from leaving
-            self.exit(message=f"branchwise: this session was not recorded in the statistics: {error}")
-            return
-        self.exit()
+            message = f"branchwise: this session was not recorded in the statistics: {error}"
+        if self.quick_exit:
+            from branchwise_tui.runner import leave_now
+
+            leave_now(self, message)
+        self.exit(message=message)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Review actions act on the results, so they are off while another screen is on top."""

@@ -51,12 +51,29 @@ def new_loop() -> asyncio.AbstractEventLoop:
 
 def run_app(app) -> None:
     """`app.run()` on a loop whose workers are daemon threads, then end the process at once."""
+    app.quick_exit = True
     loop = new_loop()
     try:
         app.run(loop=loop)
     finally:
         loop.close()
     end_process(app.return_code or 0)
+
+
+def leave_now(app, message: str | None = None) -> None:
+    """Quit from inside the app without Textual's teardown: restore the terminal, then exit.
+
+    Closing every widget takes seconds while a worker thread holds the interpreter (loading
+    torch does); the terminal only needs its modes restored and the output flushed. Uses the
+    app's driver directly (Textual offers no public handle for it).
+    """
+    driver = getattr(app, "_driver", None)
+    if driver is not None and not app.is_headless:
+        driver.stop_application_mode()
+        driver.close()  # stops its writer thread once everything queued is written
+    if message:
+        print(message, file=sys.stderr)
+    end_process(0)
 
 
 def end_process(code: int) -> None:
