@@ -8,7 +8,6 @@ loading state, the help's key rows and `q` from the help.
 
 from __future__ import annotations
 
-import os
 import stat
 
 from pilot_helpers import run_async, select_row, settle, write_stats_log

@@ -70,7 +70,8 @@ class BundleScreen(Screen[str | None]):
         narrow = width < 100
         fixed = {"order": 3, "rank": 4, "handling": 20 if narrow else 30, "tokens": 7}
         if not narrow:
-            fixed["symbol"] = 26
+            longest = max((len(i.result.identity.qualified_name) for i in self.items), default=6)
+            fixed["symbol"] = min(max(longest, 6), 40)
         location = max(12, width - sum(fixed.values()) - PADDING * (len(fixed) + 1))
         table.clear(columns=True)
         columns = [("order", "#"), ("rank", "Rank"), ("handling", "In bundle as"), ("location", "Location")]

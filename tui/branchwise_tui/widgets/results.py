@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from branchwise.models import Label, PathClass, Result, Verdict
+from branchwise.models import PathClass, Result, Verdict
 from branchwise_tui.widgets.badges import verdict_badge
 from branchwise_tui.widgets.columns import COLUMNS, elide_middle, elide_path, layout
 
