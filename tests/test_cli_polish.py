@@ -207,6 +207,7 @@ def test_search_says_it_is_loading_on_a_terminal_only(shop):
 def test_review_in_a_terminal_quits_on_q_restores_the_terminal_and_records_the_session(shop, tmp_path):
     """The real `branchwise review` under a pseudo-terminal: results drawn, `q`, and it is gone."""
     import json
+    import re
     import select
     import time
 
@@ -223,18 +224,18 @@ def test_review_in_a_terminal_quits_on_q_restores_the_terminal_and_records_the_s
     def read_until(marker: bytes, limit: float) -> bool:
         nonlocal drawn
         deadline = time.monotonic() + limit
-        while marker not in drawn and time.monotonic() < deadline:
+        while not re.search(marker, drawn) and time.monotonic() < deadline:
             if select.select([main], [], [], 0.2)[0]:
                 try:
                     drawn += os.read(main, 65536)
                 except OSError:
                     return False
-        return marker in drawn
+        return re.search(marker, drawn) is not None
 
-    assert read_until(b"results", 240), drawn[-2000:]  # the key bar's "N results": the search is done
+    assert read_until(rb"[1-9][0-9]* results", 240), drawn[-2000:]  # "N results": the search is done
     os.write(main, b"q")
+    read_until(rb"\x1b\[\?1049l", 60)  # keep draining the terminal, or the app blocks writing to it
     code = process.wait(timeout=60)
-    read_until(b"\x1b[?1049l", 5)
     os.close(main)
     assert code == 0
     assert b"\x1b[?1049l" in drawn  # the alternate screen was left: the terminal is restored

@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
+from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label as TextLabel, Select, Switch
 from textual.worker import Worker, WorkerState
 
@@ -31,7 +32,8 @@ from branchwise_tui.commands import ReviewCommands
 from branchwise_tui.editor import chosen_editor, editor_command
 from branchwise_tui.keys import KEYS
 from branchwise_tui.messages import (
-    ExportCompleted, IndexRefreshed, LabelSaved, ModelLoaded, NoteSaved, SearchCompleted, StatsLoaded,
+    BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, ModelLoaded, NoteSaved,
+    SearchCompleted, StatsLoaded,
 )
 from branchwise_tui.screens.bundle import BundleScreen
 from branchwise_tui.screens.filter import FilterScreen
@@ -52,6 +54,8 @@ WORK_NAMES = {
     "note": "Note not saved",
     "branches": "Could not list the indexed branches",
     "model": "The model did not load",
+    "measure": "Could not count the bundle's tokens",
+    "plan": "Could not build the bundle preview",
 }
 
 #: Widths and heights where the layout changes (see app.tcss).
@@ -61,7 +65,7 @@ SHORT = 30  # no header line
 
 
 class BranchwiseApp(App[None]):
-    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss"]
+    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss"]
     TITLE = "branchwise review"
     AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
@@ -74,8 +78,10 @@ class BranchwiseApp(App[None]):
     #: set by `runner.run_app`: quitting ends the process at once (see `runner.leave_now`)
     quick_exit = False
 
-    def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> None:
+    def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
+                 mode_screen: Screen | None = None) -> None:
         super().__init__()
+        self.mode_screen = mode_screen  # diff review or tour player: opened over the main screen
         self.session = ReviewSession(workspace, branch)
         self.initial_query = query
         self.initial_scope = scope
@@ -97,6 +103,9 @@ class BranchwiseApp(App[None]):
 
     def on_mount(self) -> None:
         self.load_branches()
+        if self.mode_screen is not None:
+            self.push_screen(self.mode_screen)
+            return
         self.load_model()
         self.query_one(KeyBar).set_status("loading model", busy=True)
         if self.initial_query.strip():
@@ -158,6 +167,7 @@ class BranchwiseApp(App[None]):
         self.query_one(KeyBar).set_status(f"{len(message.results)} results")
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
+        self.measure_bundle()
 
     @on(Input.Submitted, "#query")
     def query_submitted(self) -> None:
@@ -236,6 +246,20 @@ class BranchwiseApp(App[None]):
             table.marked.clear()
             self.notify(f"Labelled {len(message.results)} results.")
         table.refresh_results()
+        self.measure_bundle()
+
+    def measure_bundle(self) -> None:
+        """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""
+        session = self.session
+        if session.request is not None:
+            self.run_measure(session.request, list(session.results), frozenset(session.use_indexed_text))
+
+    @work(thread=True, exclusive=True, group="measure", name="measure", exit_on_error=False)
+    def run_measure(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> None:
+        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text)))
+
+    def on_bundle_measured(self, message: BundleMeasured) -> None:
+        self.sub_title = f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens} tokens"
 
     def action_toggle_text(self) -> None:
         result = self.selected
@@ -244,6 +268,7 @@ class BranchwiseApp(App[None]):
             return
         takes = self.session.toggle_current_text(result)
         self.query_one(ResultsTable).refresh_results()
+        self.measure_bundle()
         self.notify(f"The bundle takes the {'current' if takes else 'indexed'} text of {result.identity.qualified_name}.")
 
     def action_toggle_mark(self) -> None:
@@ -365,7 +390,16 @@ class BranchwiseApp(App[None]):
         if self.session.request is None:
             self.notify("Search first: the bundle holds the reviewed results.", severity="warning")
             return
-        self.push_screen(BundleScreen(self.session, self.session.bundle_plan(), DEFAULT_BUNDLE), self._exported)
+        self.query_one(KeyBar).set_status("building the bundle preview", busy=True)
+        self.plan_bundle()
+
+    @work(thread=True, exclusive=True, group="plan", name="plan", exit_on_error=False)
+    def plan_bundle(self) -> None:
+        self.post_message(BundlePlanned(self.session.bundle_plan()))
+
+    def on_bundle_planned(self, message: BundlePlanned) -> None:
+        self.query_one(KeyBar).set_status(f"{len(self.session.results)} results")
+        self.push_screen(BundleScreen(self.session, message.plan, DEFAULT_BUNDLE), self._exported)
 
     def _exported(self, summary: str | None) -> None:
         if summary is not None:
@@ -444,6 +478,19 @@ class BranchwiseApp(App[None]):
             self.notify(str(worker.error), title=WORK_NAMES.get(worker.name, "Error"), severity="error", timeout=10)
 
 
-def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> BranchwiseApp:
-    """The review app over `workspace`, searching `branch`; runs `query` at once when given."""
-    return BranchwiseApp(workspace, branch, query=query or "", scope=scope)
+def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
+               diff: tuple[str, str | None] | None = None, tour=None) -> BranchwiseApp:
+    """The review app over `workspace`, searching `branch`; runs `query` at once when given.
+
+    `diff=(BRANCH, BASE)` opens the diff review of BRANCH, `tour` (a loaded Tour) the tour player.
+    """
+    mode_screen = None
+    if diff is not None:
+        from branchwise_tui.screens.diff import DiffScreen
+
+        mode_screen = DiffScreen(*diff)
+    elif tour is not None:
+        from branchwise_tui.screens.tour import TourScreen
+
+        mode_screen = TourScreen(tour, branch)
+    return BranchwiseApp(workspace, branch, query=query or "", scope=scope, mode_screen=mode_screen)

@@ -75,3 +75,19 @@ class StatsLoaded(Message):
     def __init__(self, summary: dict[str, Any]) -> None:
         super().__init__()
         self.summary = summary
+
+
+class BundleMeasured(Message):
+    """The bundle that the reviewed results would make now holds `tokens` tokens."""
+
+    def __init__(self, tokens: int) -> None:
+        super().__init__()
+        self.tokens = tokens
+
+
+class BundlePlanned(Message):
+    """The core built the bundle the reviewed results make now: the preview's rows."""
+
+    def __init__(self, plan) -> None:
+        super().__init__()
+        self.plan = plan

@@ -12,17 +12,14 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from branchwise.bundle import BundleContext, plan_bundle
+from branchwise.bundle import BundleContext
+from branchwise.bundle.overlap import REFERENCE
 from branchwise.labels import effective_label
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
 
 DEFAULT_BUNDLE = Path("branchwise-bundle.md")
-
-#: Characters per token for the bundle preview's estimate: the usual figure for code and
-#: English with byte-pair tokenizers; a model's own tokenizer can differ by a fifth or so.
-CHARS_PER_TOKEN = 4
 
 
 @dataclass(frozen=True)
@@ -40,13 +37,22 @@ class Target:
 
 @dataclass(frozen=True)
 class BundleItem:
-    """One row of the bundle preview: a result, whether it goes in, and its estimated size."""
+    """One row of the bundle preview: a result, whether it goes in, and its size in tokens."""
 
     result: Result
     included: bool
     handling: str  # "use", "reference-only", or why it stays out
     location: str  # path#Lstart-Lend of the text the bundle takes
     tokens: int
+
+
+@dataclass(frozen=True)
+class BundlePlan:
+    """What an export would write now: the chunks in bundle order, then what stays out."""
+
+    items: list[BundleItem]
+    total_tokens: int  # the whole bundle: title, headers, chunks and the left-out list
+    tokenizer: str
 
 
 class ReviewSession:
@@ -75,6 +81,11 @@ class ReviewSession:
         return self.workspace.repo.name
 
     # blocking core calls: run these from thread workers ------------------------------------
+
+    def call(self, function, *args, **kwargs):
+        """Run any other core call under the session's lock (the diff and tour screens' work)."""
+        with self._lock:
+            return function(*args, **kwargs)
 
     def branches(self) -> list[BranchInfo]:
         with self._lock:
@@ -108,7 +119,31 @@ class ReviewSession:
     def export(self, out: Path):
         with self._lock:
             return self.workspace.export(self.request, out, against=self.against, results=self.results,
-                                         use_indexed_text=frozenset(self.use_indexed_text))
+                                         use_indexed_text=frozenset(self.use_indexed_text), force=True)
+
+    def bundle_tokens(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> int:
+        """Tokens of the bundle these reviewed results make now (after overlaps and labels)."""
+        with self._lock:
+            bundle = self.workspace.build_bundle(request, results, self.against, use_indexed_text, allow_secrets=True)
+        return bundle.total_tokens
+
+    def bundle_plan(self) -> BundlePlan:
+        """What an export would write now, built by the core's bundler (nothing is written)."""
+        with self._lock:
+            bundle = self.workspace.build_bundle(self.request, self.results, self.against,
+                                                 frozenset(self.use_indexed_text), allow_secrets=True)
+        items = [BundleItem(p.result, True, "reference-only" if p.role == REFERENCE else "use",
+                            f"{p.shown.path}#L{p.shown.start_line}-L{p.shown.end_line}", p.tokens)
+                 for p in bundle.pieces]
+        shown = {id(p.result) for p in bundle.pieces}
+        by_version = {r.version_id: r for r in self.results}
+        for entry in bundle.manifest["results"]:
+            result = by_version.get(entry["version_id"])
+            if result is None or id(result) in shown:
+                continue
+            why = "inside another chunk" if entry["included"] else (entry["left_out"] or "left out")
+            items.append(BundleItem(result, False, why, f"{result.path}#L{result.start_line}-L{result.end_line}", 0))
+        return BundlePlan(items, bundle.total_tokens, bundle.manifest.get("tokenizer") or "")
 
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""
@@ -129,7 +164,9 @@ class ReviewSession:
         if not self.reviewed:
             return None
         info = next((b for b in self.branch_infos if b.name == self.branch), None)
-        return self.workspace.record_session("review", self.branch, list(self.reviewed.values()), info=info)
+        target = self.target.context.target_commit if self.target else None
+        return self.workspace.record_session("review", self.branch, list(self.reviewed.values()),
+                                             target_commit=target, info=info)
 
     def _target(self, request: SearchRequest, results: list[Result]) -> Target:
         context = self.workspace.bundle_context(request, results, self.against)
@@ -165,16 +202,3 @@ class ReviewSession:
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""
         return self.workspace.citation_header(result, self._context(), dates=self.target.dates.get)
-
-    def bundle_plan(self) -> list[BundleItem]:
-        """What an export would write now, in bundle order, with estimated token counts."""
-        context = self._context()
-        items = []
-        for planned in plan_bundle(self.results, context):
-            shown = planned.shown
-            header = self.workspace.citation_header(planned.result, context, dates=self.target.dates.get)
-            tokens = -(-(len("\n".join(header)) + len(shown.text)) // CHARS_PER_TOKEN) if planned.included else 0
-            handling = shown.label.value if planned.included else (planned.why_out or "left out")
-            items.append(BundleItem(planned.result, planned.included, handling,
-                                    f"{shown.path}#L{shown.start_line}-L{shown.end_line}", tokens))
-        return items

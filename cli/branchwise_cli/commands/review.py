@@ -20,6 +20,9 @@ def add_arguments(p) -> None:
     repo_branch(p, required=False)
     backend(p)
     scope_option(p)
+    p.add_argument("--diff", metavar="BRANCH", help="review what BRANCH changed against --base, symbol by symbol")
+    p.add_argument("--base", metavar="REF", help="with --diff: the base branch or revision (default: main, else master)")
+    p.add_argument("--tour", metavar="TOUR", help="play a tour (a file, or a name under .branchwise/tours/)")
     as_user(p)
 
 
@@ -31,13 +34,26 @@ def run(args) -> int:
     branch = args.branch or ws.repo.current_branch()
     if branch is None:
         raise UsageError("HEAD is detached or the repository is bare: name a --branch")
-    indexed = [b.name for b in ws.indexed_branches()]
-    if branch not in indexed:
-        known = f" (indexed: {', '.join(indexed)})" if indexed else ""
-        raise UsageError(f"branch {branch!r} is not indexed in {ws.index_dir}{known}; "
-                         f"run branchwise index --branch {branch}")
+    if args.diff and args.tour:
+        raise UsageError("give --diff or --tour, not both")
+    if args.base and not args.diff:
+        raise UsageError("--base goes with --diff")
+    tour = None
+    if args.tour:
+        from branchwise.tours import load_tour, resolve_tour_path
+
+        tour = load_tour(resolve_tour_path(args.tour, ws.repo.work_tree))
+    if args.diff:
+        ws.repo.resolve_branch(args.diff)
+    else:
+        indexed = [b.name for b in ws.indexed_branches()]
+        if branch not in indexed:
+            known = f" (indexed: {', '.join(indexed)})" if indexed else ""
+            raise UsageError(f"branch {branch!r} is not indexed in {ws.index_dir}{known}; "
+                             f"run branchwise index --branch {branch}")
     from branchwise_tui.app import create_app
     from branchwise_tui.runner import run_app
 
-    run_app(create_app(ws, branch=branch, query=args.query.strip(), scope=args.scope))
+    run_app(create_app(ws, branch=branch, query=args.query.strip(), scope=args.scope,
+                       diff=(args.diff, args.base) if args.diff else None, tour=tour))
     return EXIT_OK  # not reached: run_app ends the process

@@ -2,7 +2,9 @@
 
 One row per result in bundle order: whether it goes in (and as what: use or reference-only) or
 why it stays out, the location of the text it takes and its estimated tokens, with the total.
-The path box below writes the bundle; an error (a refused credential, a path that cannot be
+The core's bundler builds it exactly as the export will, so the order and the token counts
+(with the tokenizer that made them) are the bundle's own. The path box below writes the
+bundle; an error (a refused credential, a path that cannot be
 written) is shown here and the screen stays open, so nothing has to be typed again.
 """
 
@@ -20,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Input, Static
 from textual.worker import Worker, WorkerState
 
-from branchwise_tui.session import CHARS_PER_TOKEN, BundleItem, ReviewSession
+from branchwise_tui.session import BundlePlan, ReviewSession
 from branchwise_tui.widgets.columns import elide_middle, elide_path
 
 PADDING = 2
@@ -37,19 +39,19 @@ class BundleScreen(Screen[str | None]):
             super().__init__()
             self.summary = summary
 
-    def __init__(self, session: ReviewSession, items: list[BundleItem], default: Path) -> None:
+    def __init__(self, session: ReviewSession, plan: BundlePlan, default: Path) -> None:
         super().__init__()
         self.session = session
-        self.items = items
+        self.plan = plan
+        self.items = plan.items
         self.default = default
 
     def compose(self) -> ComposeResult:
         included = [i for i in self.items if i.included]
-        total = sum(i.tokens for i in included)
+        counted = f" ({self.plan.tokenizer})" if self.plan.tokenizer else ""
         yield Static(
-            f"Bundle for “{self.session.request.query}” on {self.session.branch}: {len(included)} of "
-            f"{len(self.items)} results go in, ≈{total:,} tokens (estimated at {CHARS_PER_TOKEN} "
-            "characters a token)", id="bundle-summary")
+            f"Bundle for “{self.session.request.query}” on {self.session.branch}: {len(included)} chunks "
+            f"for {len(self.items)} results, {self.plan.total_tokens:,} tokens{counted}", id="bundle-summary")
         yield DataTable(id="bundle-items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="bundle-error")
         with Horizontal(id="bundle-write"):

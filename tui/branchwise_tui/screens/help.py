@@ -23,15 +23,17 @@ class HelpScreen(ModalScreen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, keys: tuple[Key, ...]) -> None:
+    def __init__(self, keys) -> None:
+        """`keys`: the app's key table, or (key, what it does) pairs (the diff and tour modes)."""
         super().__init__()
         self.keys = keys
+        self.rows = tuple(k if isinstance(k, Key) else Key("", k[0], "", "", k[1], "Keys", 0) for k in keys)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             yield Static("branchwise review · keys", id="help-title")
             with VerticalScroll(id="help-scroll"):
-                yield Static(key_table(self.keys), id="help-keys")
+                yield Static(key_table(self.rows), id="help-keys")
             yield Static("Esc or ? closes this help · q quits · Ctrl+P finds any action by name",
                          id="help-footer")
 
@@ -53,6 +55,8 @@ def key_table(keys: tuple[Key, ...]) -> Table:
     rows = key_rows(keys)
     headings = [i for i, (_, text) in enumerate(rows) if text.style == "bold underline"]
     split = min(headings, key=lambda i: abs(i - len(rows) / 2))
+    if split == 0:  # one group: split its rows in the middle instead
+        split = (len(rows) + 1) // 2
     left, right = rows[:split], rows[split:]
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(justify="right", no_wrap=True, width=5)

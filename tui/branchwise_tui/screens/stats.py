@@ -38,7 +38,7 @@ class StatsScreen(Screen[None]):
                          classes="reindex" if summary["recommendation"]["reindex"] else "fine")
             yield Static(
                 f"Failure ratio per session, oldest first: {summary['sessions']} sessions; "
-                "(changed + deleted) / results not excluded", classes="stats-heading")
+                "failures / results neither excluded nor history", classes="stats-heading")
             if trend:
                 yield Static(trend_chart(ratios), id="stats-trend")
                 yield _table("stats-sessions", ("When", "Kind", "Branch", "Failures", "Ratio"), [
