@@ -26,22 +26,22 @@ SIZES = {
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
              "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None),
              "labels_import": 200_000,
-             "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20)},
+             "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
               "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384"),
               "labels_import": 5_000,
-              "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3)},
+              "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "branchdiff", "labels_import", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing")
+         "realrepo_indexing", "review")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
     from bench import (branchdiff, chunking_bench, cold_start, embedding_speed, filtered_search, indexing, memory,
-                       qdrant_search, realrepo_indexing, retrieval, startup, storage, verification)
+                       qdrant_search, realrepo_indexing, retrieval, review, startup, storage, verification)
 
     if name == "chunking":
         return chunking_bench.run(sizes["chunking"])
@@ -63,6 +63,8 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)
         return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
+    if name == "review":
+        return review.run(work, sizes["review"])
     if name == "branchdiff":
         return branchdiff.run(work, *sizes["branchdiff"])
     if name == "labels_import":

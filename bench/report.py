@@ -117,6 +117,17 @@ def summary_rows(items: dict) -> list[tuple]:
             rows.append(("7 start-up", f"`{name}`", f"{c['seconds']:.2f} s; imports torch: {_f(c['imports_torch'])}",
                          f"bare python {s['bare_python_s']:.2f} s", f"{c['vs_bare_python']:.0f}x",
                          "no torch", _f(not c["imports_torch"])))
+    if "review" in items and "error" not in items["review"]:
+        r = items["review"]
+        names = {"start_to_results_s": "start to first results (query given)",
+                 "enter_cold_s": "Enter to results, first question typed after start",
+                 "enter_warm_s": "Enter to results, next question",
+                 "quit_searching_s": "quit while the first search loads the model",
+                 "quit_idle_s": "quit with results shown"}
+        for key, what in names.items():
+            rows.append(("8 review app", what, f"{r['after'][key]:.2f} s", f"before {r['before'][key]:.2f} s",
+                         f"{r['after_vs_before'][key]:.2f}x", "quit < 0.5 s" if key.startswith("quit") else "",
+                         _f(r["after"][key] < 0.5) if key.startswith("quit") else ""))
     if "retrieval" in items and "error" not in items["retrieval"]:
         r = items["retrieval"]
         m = r["modes"]

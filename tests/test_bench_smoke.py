@@ -17,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval", "embedding", "cold_start", "retrieval_runtime", "realrepo_indexing")
+         "retrieval", "embedding", "cold_start", "retrieval_runtime",
+         "realrepo_indexing", "review")
 
 
 def _numbers(value) -> list:

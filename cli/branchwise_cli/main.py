@@ -11,6 +11,7 @@ import sqlite3
 import sys
 from types import ModuleType
 
+from branchwise import __version__
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
 from branchwise.store import database_error
@@ -24,9 +25,10 @@ def command_modules() -> list[ModuleType]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="branchwise", description="Branch-aware, version-verified code search.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    parser.add_argument("--version", action="version", version=f"branchwise {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
     for module in command_modules():
-        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP))
+        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, description=module.HELP))
         sub.choices[module.NAME].set_defaults(run=module.run)
     return parser
 

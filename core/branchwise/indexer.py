@@ -27,7 +27,7 @@ from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store, utc_now
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
+Progress = Callable[[str, int, int], None]  # (stage, done, total); "branch:NAME" starts a branch (position, count)
 #: texts handed to the embedder per call (progress is reported after each)
 EMBED_BATCH = 512
 

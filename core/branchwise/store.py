@@ -108,14 +108,20 @@ def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def require_index(index_dir: Path) -> None:
+    """Refuse (exit 2) an index directory that holds no index: a reader must not create one."""
+    if not (Path(index_dir) / DB_FILE).exists():
+        raise UsageError(f"no index at {index_dir}; run branchwise index first")
+
+
 class Store:
     """A connection to one index database, with the queries every module shares."""
 
     def __init__(self, index_dir: Path, *, create: bool = True):
         self.index_dir = Path(index_dir)
         path = self.index_dir / DB_FILE
-        if not create and not path.exists():
-            raise BranchwiseError(f"no index at {self.index_dir} (run `branchwise index` first)")
+        if not create:
+            require_index(self.index_dir)
         #: an index directory this process may not write is opened read-only: it can be searched
         self.read_only = path.exists() and not (os.access(self.index_dir, os.W_OK) and os.access(path, os.W_OK))
         if not self.read_only:

@@ -33,7 +33,7 @@ from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
-from branchwise.store import DB_FILE, Store, resolve_index_dir
+from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
 _BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
@@ -59,8 +59,11 @@ class Workspace:
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
         backend: Backend | Mapping[str, Any] | None = None,
+        create: bool = True,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
+        #: False for readers: an index directory without an index is refused, never created
+        self.create = create
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
         flags: dict[str, Any] = {"user": user}
         if not isinstance(backend, Backend):
@@ -82,7 +85,7 @@ class Workspace:
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(self.index_dir)
+            self._store = Store(self.index_dir, create=self.create)
         return self._store
 
     @cached_property
@@ -136,7 +139,13 @@ class Workspace:
             if rebuild:
                 vectors.rebuild()
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
-            report = IndexReport([indexer.index_branch(name) for name in _parents_first(names)])
+            order = _parents_first(names)
+            summaries = []
+            for position, name in enumerate(order):
+                if progress is not None:  # a display can name the branch its counts belong to
+                    progress(f"branch:{name}", position, len(order))
+                summaries.append(indexer.index_branch(name))
+            report = IndexReport(summaries)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
@@ -201,6 +210,10 @@ class Workspace:
         return hooks.status(self._work_tree(), self.index_dir)
 
     # reading ------------------------------------------------------------------------------
+
+    def require_index(self) -> None:
+        """Refuse (exit 2) when the index directory holds no index yet."""
+        require_index(self.index_dir)
 
     @cached_property
     def restriction(self) -> Restriction | None:
@@ -413,6 +426,8 @@ class Workspace:
     def statistics(self) -> dict:
         """This repository's failure statistics (as the user may see them): trend, breakdowns
         and a recommendation."""
+        if not self.create:
+            require_index(self.index_dir)
         restriction = self.restriction
         return stats.summarize(self.index_dir, self.repo.name, self.config,
                                view=lambda record: stats.restrict_record(record, restriction))
@@ -422,6 +437,7 @@ class Workspace:
         """The failure statistics of every repository of an index that the user may read,
         without a repository at hand."""
         index_dir = resolve_index_dir(index, None)
+        require_index(index_dir)
         config = Config.resolve(index_dir, {"user": user})
         restrictions: dict[str, Restriction | None] = {}
 
@@ -436,11 +452,13 @@ class Workspace:
 
         return stats.summarize(index_dir, None, config, view=view)
 
-    def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None) -> dict:
+    def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None,
+                       info: BranchInfo | None = None) -> dict:
         """Append a session's record (a search's, a review's results) to the failure-statistics
         log; `target_commit`, what the results were verified against, lets the statistics tell
-        failures that re-indexing would remove from uncommitted edits."""
-        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        failures that re-indexing would remove from uncommitted edits. `info`: the branch's
+        record when the caller has it (the review app, quitting while a worker uses the index)."""
+        info = info or next((b for b in self.indexed_branches() if b.name == branch), None)
         return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
                                     _age_seconds(info.indexed_at) if info else None, results,
                                     target_commit=target_commit)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
-from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, print_json, workspace
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
 NAME = "tour"
 HELP = "code tours anchored on symbols: check, fix, show, record, CodeTour"
@@ -18,19 +18,19 @@ ACTIONS = ("check", "fix", "show", "record", "import-codetour", "export-codetour
 
 
 def add_arguments(p) -> None:
-    p.add_argument("action", choices=ACTIONS)
+    p.add_argument("action", choices=ACTIONS, help="what to do with the tour")
     p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
                    "(import-codetour: the .tour file to read)")
-    p.add_argument("--repo", default=".")
+    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
     p.add_argument("--branch", help="branch to check against (default: the checked-out branch)")
-    p.add_argument("--index")
+    index_option(p)
     p.add_argument("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
     p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
     p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
     p.add_argument("--title", help="record: the tour's title (default: from the file name)")
     backend(p)
     as_user(p)
-    p.add_argument("--json", action="store_true")
+    json_option(p)
 
 
 def run(args) -> int:

@@ -9,6 +9,7 @@ seen and, when verification found it, where it moved.
 from __future__ import annotations
 
 import difflib
+import re
 
 from rich.syntax import Syntax
 from rich.text import Text
@@ -38,7 +39,9 @@ class Preview(VerticalScroll):
     def show(self, result: Result, header: list[str], takes_current: bool) -> None:
         self.query_one("#citation", Static).update(Text("\n".join(header)))
         self.query_one("#status", Static).update(_status(result, takes_current))
-        self.query_one("#diff", Static).update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        diff = self.query_one("#diff", Static)
+        diff.update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        diff.display = result.verdict is Verdict.CHANGED and result.current_text is not None
         self.query_one("#code", Static).update(
             Syntax(result.text.rstrip("\n"), result.identity.language, theme=THEME,
                    line_numbers=True, start_line=result.start_line, word_wrap=False)
@@ -78,4 +81,23 @@ def _diff(result: Result) -> Syntax | str:
         tofile=escape_controls(f"{current_path} (current)"),
         lineterm="",
     )
+    new_start = result.current_start_line or result.start_line
+    lines = [file_lines_hunk(line, result.start_line, new_start) for line in lines]
     return Syntax("\n".join(lines), "diff", theme=THEME, word_wrap=False)
+
+
+HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def file_lines_hunk(line: str, old_start: int, new_start: int) -> str:
+    """A hunk header with the file's line numbers instead of the chunk's (others unchanged).
+
+    difflib numbers the lines of the two texts from 1; the chunk starts at `old_start` in the
+    indexed file and at `new_start` in the current one.
+    """
+    match = HUNK.match(line)
+    if match is None:
+        return line
+    old = int(match[1]) + old_start - 1
+    new = int(match[3]) + new_start - 1
+    return f"@@ -{old}{match[2] or ''} +{new}{match[4] or ''} @@{line[match.end():]}"
