@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, print_json, workspace
+from branchwise_cli.common import EXIT_OK, index_option, json_option, print_json, workspace
 
 NAME = "hooks"
 HELP = "install, remove or inspect the git hooks that refresh the index in the background"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("action", choices=("install", "uninstall", "status"))
-    p.add_argument("--repo", default=".")
-    p.add_argument("--index", help="index directory (default: inside the repository's .git)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("action", choices=("install", "uninstall", "status"),
+                   help="install or uninstall the refresh hooks, or show their state and the last refresh")
+    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    index_option(p)
+    json_option(p)
 
 
 def run(args) -> int:
