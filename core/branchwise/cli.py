@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
     p.add_argument("--gc", action="store_true", help="remove unused versions past their retention")
     p.add_argument("--rebuild", action="store_true", help="rebuild the vectors (file or server) from the database")
+    p.add_argument("--stale-only", action="store_true",
+                   help="only re-parse files whose records failed verification, at the indexed commit")
     _backend(p)
     p.add_argument("--json", action="store_true")
 
@@ -82,6 +84,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repo")
     p.add_argument("--index")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("status", help="what the index covers: branches, freshness, skipped files, stale records")
+    p.add_argument("--repo", help="one repository (default: every repository in --index)")
+    p.add_argument("--index")
+    _as_user(p)
+    p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("mcp", help="serve the index to coding agents over MCP (stdio)")
+    p.add_argument("--repo", action="append", default=[],
+                   help="repository to serve (repeatable; default: every repository in --index, else .)")
+    p.add_argument("--index")
+    _backend(p)
+    _as_user(p)
+    p.add_argument("--refresh", action="store_true",
+                   help="re-index a branch in the background when its tip moves")
 
     p = sub.add_parser("labels", help="export or import reviewer labels as TOML")
     p.add_argument("action", choices=("export", "import"))

@@ -27,7 +27,8 @@ def run_index(args) -> int:
     if args.rebuild:
         _rebuild_vectors(workspace)
     summaries = workspace.index(
-        args.branch, args.all_branches, progress=_progress_bar(), wait=args.wait, prune=args.prune
+        args.branch, args.all_branches, progress=_progress_bar(), wait=args.wait, prune=args.prune,
+        stale_only=args.stale_only,
     )
     removed = None
     if args.gc:
@@ -151,6 +152,31 @@ def run_stats(args) -> int:
         print_json(summary)
     else:
         print(stats.render_text(summary))
+    return EXIT_OK
+
+
+def run_status(args) -> int:
+    from branchwise.status import render_text
+
+    if args.repo:
+        workspaces = [Workspace(args.repo, args.index, user=args.user)]
+    elif args.index:
+        workspaces = Workspace.all_in_index(args.index, user=args.user)
+    else:
+        workspaces = [Workspace(".", None, user=args.user)]
+    statuses = [workspace.status() for workspace in workspaces]
+    if args.json:
+        print_json({"repositories": statuses})
+    else:
+        print("\n\n".join(render_text(status) for status in statuses))
+    return EXIT_OK
+
+
+def run_mcp(args) -> int:
+    from branchwise.mcp_server.server import serve
+
+    backend = {"kind": args.backend, "url": args.qdrant_url, "path": args.qdrant_path}
+    serve(repos=args.repo, index=args.index, user=args.user, backend=backend, refresh=args.refresh)
     return EXIT_OK
 
 

@@ -3,7 +3,7 @@
 Seed 000 (step 7 and its FAQ) asks to record, per task, how many results were used and how
 many had gone stale, because the trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
-export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns the log
+export, review or MCP tool call appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns the log
 into a trend, breakdowns and a recommendation, and `render_text` draws them for a terminal.
 
     failure ratio = (changed + deleted) / (results whose verdict is not `excluded`)
@@ -27,7 +27,7 @@ from branchwise.labels import default_label, is_override
 from branchwise.models import Result, Verdict
 
 STATS_FILE = "stats.jsonl"
-KINDS = ("export", "review", "search")
+KINDS = ("export", "review", "search", "mcp")
 FAILURES = (Verdict.CHANGED, Verdict.DELETED)
 _SPARKS = "▁▂▃▄▅▆▇█"
 _BAR_WIDTH = 20

@@ -42,6 +42,20 @@ class Workspace:
         self.backend = backend if isinstance(backend, Backend) else Backend.resolve(self.config, **(backend or {}))
         self._store: Store | None = None
 
+    @classmethod
+    def all_in_index(cls, index: str | os.PathLike[str], user: str | None = None,
+                     backend: Backend | dict | None = None) -> list["Workspace"]:
+        """A workspace for every repository recorded in the index at `index`."""
+        index_dir = resolve_index_dir(index, None)
+        store = Store(index_dir, create=False)
+        try:
+            recorded = store.repositories()
+        finally:
+            store.close()
+        if not recorded:
+            raise UsageError(f"the index at {index_dir} holds no repository yet (run `branchwise index`)")
+        return [cls(path, index_dir, user=user, backend=backend) for _name, path in recorded]
+
     @property
     def store(self) -> Store:
         if self._store is None:
@@ -51,6 +65,10 @@ class Workspace:
     @cached_property
     def embedder(self) -> Embedder:
         return get_embedder(self.config.model)
+
+    def reload(self) -> None:
+        """Forget the searcher (and its loaded vectors) after an index run; the model stays loaded."""
+        self.__dict__.pop("searcher", None)
 
     def close(self) -> None:
         if self._store is not None:
@@ -66,11 +84,23 @@ class Workspace:
         progress: Progress | None = None,
         wait: bool = False,
         prune: bool = False,
+        stale_only: bool = False,
     ) -> list[BranchSummary]:
+        """Index branches; files with stale records (see stale.py) are parsed again as well.
+
+        `stale_only` re-parses only those files, at each branch's indexed commit, in the given
+        branches (default: every branch that has stale records), without moving to the tip.
+        """
+        from branchwise import stale
+
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
         names = sorted(known) if all_branches else list(branches)
+        if stale_only and not names:
+            names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)} & set(known))
+            if not names:
+                return []
         if not names:
             current = self.repo.current_branch()
             if current is None:
@@ -82,11 +112,24 @@ class Workspace:
         with WriteLock(self.index_dir, wait=wait):
             vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
-            summaries = [indexer.index_branch(name) for name in _parents_first(names)]
+            summaries = []
+            for name in _parents_first(names):
+                paths = stale.pending_paths(self.index_dir, self.repo.name, name)
+                at = self._indexed_commit(name) if stale_only else None
+                if stale_only and (not paths or at is None):
+                    continue
+                summary = indexer.index_branch(name, reparse=paths, at=at)
+                summaries.append(summary)
+                stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
             if prune:
                 indexer.prune_branches()
             vectors.save()
         return summaries
+
+    def _indexed_commit(self, branch: str) -> str | None:
+        repo_id = self.store.repo_id(self.repo.name)
+        row = self.store.branch(repo_id, branch) if repo_id is not None else None
+        return row["commit_sha"] if row is not None else None
 
     # reading ------------------------------------------------------------------------------
 
@@ -117,10 +160,27 @@ class Workspace:
         """Search, verify every result against its target, and apply reviewer labels."""
         from branchwise import labels
 
+        from branchwise import stale
+
         results = self.searcher.search(self._restricted(request))
         self.verifier(request.branch, against).verify(results)
         labels.apply_labels(self.store.conn, results)
+        if against is None:  # a failure against some other revision says nothing of the index
+            stale.record_failures(self.index_dir, self.repo.name, request.branch, results)
         return results
+
+    def status(self) -> dict:
+        """What the index holds of this repository, and how current it is (see status.py)."""
+        from branchwise.status import repository_status
+
+        return repository_status(self)
+
+    def freshness(self) -> list[dict]:
+        """Each indexed branch's commit against its tip: cheap enough to run before every answer."""
+        from branchwise.status import branch_freshness
+
+        tips = self.repo.branches()
+        return [branch_freshness(self.repo, info, tips) for info in self.indexed_branches()]
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
