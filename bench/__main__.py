@@ -23,17 +23,17 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
-             "retrieval": None, "qdrant": (1_000_000, 20, 200)},
+             "retrieval": None, "qdrant": (1_000_000, 20, 200), "mcp": (None, 5, 5)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
-              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20)},
+              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "mcp": (("shop",), 1, 2)},
 }
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval")
+         "retrieval", "mcp")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
-    from bench import (chunking_bench, filtered_search, indexing, memory, qdrant_search, retrieval,
+    from bench import (chunking_bench, filtered_search, indexing, mcp_latency, memory, qdrant_search, retrieval,
                        startup, storage, verification)
 
     if name == "chunking":
@@ -56,6 +56,8 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)
         return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
+    if name == "mcp":
+        return mcp_latency.run(work, *sizes["mcp"])
     return retrieval.run(work, sizes["retrieval"])
 
 

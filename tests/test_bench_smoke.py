@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval")
+         "retrieval", "mcp")
 
 
 def _numbers(value) -> list:
@@ -48,3 +48,4 @@ def test_quick_bench_reports_every_item(tmp_path):
     assert items["verification"]["results_slow"] > 0
     assert not any(c["imports_torch"] for c in items["startup"]["light_commands"].values())
     assert items["retrieval"]["questions"] >= 5
+    assert items["mcp"]["calls"] >= 5 and items["mcp"]["hits_at_10"] >= 1

@@ -28,11 +28,11 @@ if TYPE_CHECKING:
 HOOKS_MODULE = "branchwise.hooks"
 
 
-def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None) -> dict:
-    """An indexed branch against its tip: refs and one `rev-list --count`, no file read."""
+def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:
+    """An indexed branch against its tip: refs and (`count`) one `rev-list --count`, no file read."""
     tips = repo.branches() if tips is None else tips
     tip = tips.get(info.name)
-    behind = 0 if tip == info.commit else (repo.commits_between(info.commit, tip) if tip else None)
+    behind = 0 if tip == info.commit else (repo.commits_between(info.commit, tip) if tip and count else None)
     return {
         "branch": info.name,
         "indexed_commit": info.commit,

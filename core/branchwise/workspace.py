@@ -156,14 +156,15 @@ class Workspace:
         except UsageError:  # the repository is not in the index yet
             return []
 
-    def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
-        """Search, verify every result against its target, and apply reviewer labels."""
-        from branchwise import labels
+    def search(self, request: SearchRequest, against: str | None = None, verifier=None) -> list[Result]:
+        """Search, verify every result against its target, and apply reviewer labels.
 
-        from branchwise import stale
+        `verifier`: one the caller already made for this branch and target (it reads the
+        work tree's status once, so a caller that needs it too can share it)."""
+        from branchwise import labels, stale
 
         results = self.searcher.search(self._restricted(request))
-        self.verifier(request.branch, against).verify(results)
+        (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
         if against is None:  # a failure against some other revision says nothing of the index
             stale.record_failures(self.index_dir, self.repo.name, request.branch, results)
@@ -175,12 +176,14 @@ class Workspace:
 
         return repository_status(self)
 
-    def freshness(self) -> list[dict]:
-        """Each indexed branch's commit against its tip: cheap enough to run before every answer."""
+    def freshness(self, count_for: set[str] | None = None) -> list[dict]:
+        """Each indexed branch's commit against its tip: cheap enough to run before every answer.
+        `count_for`: count commits behind only for these branches (default: all)."""
         from branchwise.status import branch_freshness
 
         tips = self.repo.branches()
-        return [branch_freshness(self.repo, info, tips) for info in self.indexed_branches()]
+        return [branch_freshness(self.repo, info, tips, count=count_for is None or info.name in count_for)
+                for info in self.indexed_branches()]
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""

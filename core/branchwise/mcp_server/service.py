@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import tempfile
 import threading
+
+from git.exc import BadName
 from pathlib import Path
 
 from branchwise import labels, stats
@@ -42,6 +44,7 @@ class AgentService:
         self.refresher = refresher
         self._lock = threading.RLock()
         self._generations: dict[str, int] = {}
+        self._commit_dates: dict[str, dict[str, str | None]] = {}
 
     def warm(self) -> None:
         """Load the model and open each index now, so the first question is answered warm."""
@@ -65,15 +68,16 @@ class AgentService:
             ws, branch, freshness = self._open(repository, branch)
             request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope,
                                     language=language, path_prefix=path_prefix)
-            results = ws.search(request)
-            context = self._context(ws, query, branch, results)
+            verifier = ws.verifier(branch)
+            results = ws.search(request, verifier=verifier)
+            context = self._context(ws, query, branch, results, verifier)
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
             self._record(ws, branch, results)
             return {
                 "query": query, "repository": ws.repo.name, "branch": branch,
                 "target": context.target, "target_commit": context.target_commit,
                 "freshness": freshness,
-                "results": [_entry(r, context) for r in kept],
+                "results": [_entry(r, context, self._dates(ws)) for r in kept],
                 "excluded": len(results) - len(kept),
             }
 
@@ -87,8 +91,9 @@ class AgentService:
             raise UsageError(f"top_k must be between 1 and {MAX_TOP_K}")
         with self._lock:
             ws, branch, freshness = self._open(repository, branch)
-            results = ws.search(SearchRequest(query=query, branch=branch, top_k=top_k))
-            context = self._context(ws, query, branch, results)
+            verifier = ws.verifier(branch)
+            results = ws.search(SearchRequest(query=query, branch=branch, top_k=top_k), verifier=verifier)
+            context = self._context(ws, query, branch, results, verifier)
             text, entries, left_out = _bundle_within(results, context, max_tokens)
             self._record(ws, branch, results)
             return {
@@ -163,12 +168,13 @@ class AgentService:
             if not self._allowed(ws, path):
                 raise UsageError(f"no symbol {qualified_name!r} in {path} on {branch} that this user may read")
             result = _live_result(ws, branch, path, qualified_name)
-            ws.verifier(branch).verify([result])
+            verifier = ws.verifier(branch)
+            verifier.verify([result])
             labels.apply_labels(ws.store.conn, [result])
-            context = self._context(ws, qualified_name, branch, [result])
+            context = self._context(ws, qualified_name, branch, [result], verifier)
             self._record(ws, branch, [result])
             return {"repository": ws.repo.name, "branch": branch, "target": context.target,
-                    "freshness": freshness, **_entry(result, context)}
+                    "freshness": freshness, **_entry(result, context, self._dates(ws))}
 
     # shared steps -----------------------------------------------------------------------
 
@@ -190,7 +196,7 @@ class AgentService:
             branch = ws.repo.current_branch()
             if branch is None:
                 raise UsageError(f"{ws.repo.name} has no checked-out branch (detached HEAD or bare): name a branch")
-        fresh = {entry["branch"]: entry for entry in ws.freshness()}
+        fresh = {entry["branch"]: entry for entry in ws.freshness(count_for={branch})}
         if branch not in fresh:
             raise UsageError(f"branch {branch!r} of {ws.repo.name} is not indexed "
                              f"(indexed: {', '.join(sorted(fresh)) or 'none'})")
@@ -210,11 +216,23 @@ class AgentService:
             if moved:
                 self.refresher.request(ws, moved)
 
+    def _dates(self, ws: Workspace):
+        """Commit dates for citation headers, remembered for the server's life (commits never change)."""
+        known = self._commit_dates.setdefault(ws.repo.name, {})
+
+        def date(commit: str) -> str | None:
+            if commit not in known:
+                try:
+                    known[commit] = ws.repo.commit_time(commit).date().isoformat()
+                except (ValueError, BadName):
+                    known[commit] = None
+            return known[commit]
+        return date
+
     def _allowed(self, ws: Workspace, path: str) -> bool:
         return ws.restriction is None or ws.restriction.allows(path)
 
-    def _context(self, ws: Workspace, query: str, branch: str, results: list[Result]) -> BundleContext:
-        verifier = ws.verifier(branch)
+    def _context(self, ws: Workspace, query: str, branch: str, results: list[Result], verifier) -> BundleContext:
         info = ws.searcher.branch(branch)
         return BundleContext(
             query=query, repository=ws.repo.name, branch=branch, target_commit=verifier.target_commit,
@@ -234,7 +252,7 @@ def count_tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def _entry(result: Result, context: BundleContext) -> dict:
+def _entry(result: Result, context: BundleContext, dates) -> dict:
     """One result as an agent gets it: what to read, its citation header and how to treat it."""
     shown = shown_for(result, context)
     entry = {
@@ -243,7 +261,7 @@ def _entry(result: Result, context: BundleContext) -> dict:
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
         "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
-        "header": "\n".join(header_for(result, context)),
+        "header": "\n".join(header_for(result, context, dates)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed",
         "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
                     "start_line": result.start_line, "end_line": result.end_line,
