@@ -109,12 +109,12 @@ def _advice(entry: dict) -> tuple[bool, str]:
     if entry["indexed_files_changed"]:
         reasons.append(f"{entry['indexed_files_changed']} indexed file(s) changed in "
                        f"{entry['commits_behind']} commit(s) since the indexed commit")
-    elif entry["tip_moved"]:
-        return False, f"{entry['commits_behind']} commit(s) behind the tip, but no indexed file changed"
     if entry["stale_records"]:
         reasons.append(f"{entry['stale_records']} record(s) failed verification")
     if reasons:
         return True, "; ".join(reasons)
+    if entry["tip_moved"]:
+        return False, f"{entry['commits_behind']} commit(s) behind the tip, but no indexed file changed"
     return False, "indexed at the branch tip"
 
 

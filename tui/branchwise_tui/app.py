@@ -27,6 +27,7 @@ from branchwise_tui.messages import ExportCompleted, IndexRefreshed, LabelSaved,
 from branchwise_tui.screens.export import ExportScreen
 from branchwise_tui.screens.help import HelpScreen
 from branchwise_tui.screens.stats import StatsScreen
+from branchwise_tui.screens.status import StatusLoaded, StatusScreen
 from branchwise_tui.session import DEFAULT_BUNDLE, ReviewSession
 from branchwise_tui.widgets.preview import Preview
 from branchwise_tui.widgets.results import ResultsTable
@@ -37,13 +38,14 @@ WORK_NAMES = {
     "export": "Export failed",
     "refresh": "Index refresh failed",
     "stats": "Statistics failed",
+    "status": "Index status failed",
     "label": "Label not saved",
     "branches": "Could not list the indexed branches",
 }
 
 
 class BranchwiseApp(App[None]):
-    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss"]
+    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "status.tcss"]
     TITLE = "branchwise review"
     AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
@@ -66,6 +68,7 @@ class BranchwiseApp(App[None]):
     BINDINGS = [
         *(Binding(key, action, title, key_display=shown) for key, shown, action, title, _ in ACTIONS),
         Binding("escape", "focus_results", "Results", show=False),
+        Binding("I", "index_status", "Index status", show=False),
     ]
 
     def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> None:
@@ -240,6 +243,16 @@ class BranchwiseApp(App[None]):
 
     def on_stats_loaded(self, message: StatsLoaded) -> None:
         self.push_screen(StatsScreen(message.summary))
+
+    def action_index_status(self) -> None:
+        self.load_status()
+
+    @work(thread=True, exclusive=True, group="status", name="status", exit_on_error=False)
+    def load_status(self) -> None:
+        self.post_message(StatusLoaded(self.session.workspace.status()))
+
+    def on_status_loaded(self, message: StatusLoaded) -> None:
+        self.push_screen(StatusScreen(message.status))
 
     # focus, help, quit ---------------------------------------------------------------------
 
