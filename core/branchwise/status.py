@@ -149,7 +149,7 @@ def render_text(status: dict) -> str:
         lines += [
             "",
             f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}",
-            f"    tip: {_tip_line(b)}",
+            f"    tip: {tip_line(b)}",
             f"    {b['files']} files, {b['symbols']} symbols; by class: {_counts(b['by_path_class'])}; "
             f"by language: {_counts(b['by_language'])}",
         ]
@@ -168,7 +168,8 @@ def render_text(status: dict) -> str:
     return "\n".join(lines)
 
 
-def _tip_line(b: dict) -> str:
+def tip_line(b: dict) -> str:
+    """One branch's entry against its tip, in words."""
     if not b["branch_exists"]:
         return "the branch no longer exists"
     if not b["tip_moved"]:

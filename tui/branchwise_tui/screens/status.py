@@ -15,7 +15,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Header, Static
+
+from branchwise.status import tip_line
+from branchwise_tui.screens.stats import _table
 
 
 class StatusLoaded(Message):
@@ -45,7 +48,7 @@ class StatusScreen(Screen[None]):
                          f"{embedding['path_weight']}" + (f", hooks {status['hooks']}" if status.get("hooks") else ""),
                          classes="status-heading")
             yield _table("status-branches", ("Branch", "Tip", "Stale", "Skipped", "Files", "Symbols", "Indexed"), [
-                (b["branch"], _tip(b), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
+                (b["branch"], tip_line(b), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
                  f"{b['indexed_commit'][:7]} {b['indexed_at'][:16].replace('T', ' ')}")
                 for b in branches
             ])
@@ -59,22 +62,6 @@ class StatusScreen(Screen[None]):
                 for f in status["stale_records"]
             ])
         yield Footer()
-
-
-def _table(table_id: str, columns: tuple[str, ...], rows) -> DataTable:
-    table = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
-    table.add_columns(*columns)
-    table.add_rows([tuple(str(cell) for cell in row) for row in rows])
-    return table
-
-
-def _tip(branch: dict) -> str:
-    if not branch["branch_exists"]:
-        return "branch gone"
-    if not branch["tip_moved"]:
-        return "at tip"
-    behind = "?" if branch["commits_behind"] is None else branch["commits_behind"]
-    return f"{behind} behind, {branch['indexed_files_changed']} file(s) changed"
 
 
 def _advice(behind: list[dict]) -> str:
