@@ -37,7 +37,7 @@ def _percentile(values: list[float], share: float) -> float:
 
 async def _serve_and_ask(args: list[str], questions: list[dict], rounds: int) -> dict:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-    params = StdioServerParameters(command=sys.executable, args=["-m", "branchwise.cli", "mcp", *args], env=env)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "branchwise_cli", "mcp", *args], env=env)
     spawned = time.perf_counter()
     with open(os.devnull, "w") as errlog:
         async with stdio_client(params, errlog=errlog) as (read, write):
@@ -65,7 +65,7 @@ async def _serve_and_ask(args: list[str], questions: list[dict], rounds: int) ->
 
 def _cli_cold(repo: Path, index: Path, question: str) -> float:
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "branchwise.cli", "search", question, "--repo", str(repo),
+    subprocess.run([sys.executable, "-m", "branchwise_cli", "search", question, "--repo", str(repo),
                     "--index", str(index), "--branch", "main", "--json", "--top-k", "10"],
                    check=True, capture_output=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
     return time.perf_counter() - started

@@ -22,7 +22,6 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from branchwise.models import Label
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
-from conftest import ROOT
 from gittools import GIT_ENV
 
 pytestmark = pytest.mark.model
@@ -78,10 +77,9 @@ async def _session(params: StdioServerParameters):
 
 @contextmanager
 def mcp_server(*args: str, cwd: Path | None = None):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "core"), str(ROOT / "tui")]),
-           "HF_HUB_OFFLINE": "1"}
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}  # conftest puts this worktree's sources on PYTHONPATH
     env.pop("BRANCHWISE_MODEL", None)
-    params = StdioServerParameters(command=sys.executable, args=["-m", "branchwise.cli", "mcp", *args],
+    params = StdioServerParameters(command=sys.executable, args=["-m", "branchwise_cli", "mcp", *args],
                                    env=env, cwd=str(cwd) if cwd else None)
     with start_blocking_portal() as portal:
         with portal.wrap_async_context_manager(_session(params)) as session:

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from branchwise.cli import main
+from branchwise_cli.main import main
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder

@@ -15,14 +15,9 @@ from __future__ import annotations
 import importlib
 from collections import Counter
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING
-
 from branchwise import stale
 from branchwise.gitrepo import GitRepo
 from branchwise.search import BranchInfo
-
-if TYPE_CHECKING:
-    from branchwise.workspace import Workspace
 
 #: the module that owns git hooks; when it exists it offers `hooks_state(workspace) -> dict`
 HOOKS_MODULE = "branchwise.hooks"
@@ -45,8 +40,9 @@ def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | Non
     }
 
 
-def repository_status(workspace: Workspace) -> dict:
-    """The whole status of one repository in the index (see the module docstring)."""
+def repository_status(workspace) -> dict:
+    """The whole status of one repository in the index (see the module docstring); `workspace`
+    is the Workspace whose `status()` calls this."""
     repo, store = workspace.repo, workspace.store
     restriction = workspace.restriction
     allows = restriction.allows if restriction is not None else (lambda path: True)
@@ -92,7 +88,7 @@ def repository_status(workspace: Workspace) -> dict:
     }
 
 
-def hooks_state(workspace: Workspace) -> dict | None:
+def hooks_state(workspace) -> dict | None:
     """The git hooks' state from the hooks module, when this installation has one."""
     try:
         module = importlib.import_module(HOOKS_MODULE)

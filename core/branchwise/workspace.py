@@ -1,18 +1,28 @@
-"""One repository and its index: the object that the CLI commands and the review app share.
+"""One repository and its index: the service API that the CLI, the review app and tests call.
 
-It opens the git repository and the index directory, loads the configuration, creates the
-embedder only when a command needs vectors, and offers the operations as plain methods that
-return plain data, so the TUI stays a thin layer over the core.
+It opens the git repository and the index directory, resolves the configuration once,
+creates the embedder only when an operation needs vectors, and offers every operation
+(indexing and its maintenance, search, verification, inspection, export, labels,
+statistics, citation headers) as a plain method returning plain data. Every write to the
+index database or its vectors happens inside one of these methods, under the index's write
+lock; callers never open a transaction or take the lock themselves.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime, timezone
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
+from branchwise import labels, stale, stats
 from branchwise.access import Restriction, restriction_for
-from branchwise.backend import Backend
+from branchwise.backends import Backend, VectorStore
+from branchwise.bundle import BundleContext, BundleReport, CommitDates, header_for, write_bundle
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import UsageError
@@ -23,28 +33,53 @@ from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import Store, resolve_index_dir
 
+#: command-line names of the backend choices, as `Workspace(backend={...})` takes them
+_BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
+
+
+class IndexReport(list[BranchSummary]):
+    """The branches an index run brought up to date, in order, and what its maintenance did."""
+
+    def __init__(self, summaries: list[BranchSummary], pruned: list[str] | None = None,
+                 gc_removed: int | None = None):
+        super().__init__(summaries)
+        self.pruned = pruned or []
+        self.gc_removed = gc_removed  # None: no garbage collection was asked for
+
 
 class Workspace:
-    """`user` is who reads (see access.py): None means BRANCHWISE_USER, else the OS user."""
+    """`user` is who reads (see access.py); `backend` holds the command line's backend choices
+    (`kind`, `url`, `path`) or a resolved Backend; both win over the environment and config.toml."""
 
     def __init__(
         self,
         repo: str | os.PathLike[str] | None,
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
-        backend: Backend | dict | None = None,
+        backend: Backend | Mapping[str, Any] | None = None,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
-        self.config = Config.load(self.index_dir)
-        self.user = user
-        #: where the searchable index lives; a dict holds the command line's choices
-        self.backend = backend if isinstance(backend, Backend) else Backend.resolve(self.config, **(backend or {}))
+        flags: dict[str, Any] = {"user": user}
+        if not isinstance(backend, Backend):
+            flags.update((_BACKEND_FLAGS[key], value) for key, value in (backend or {}).items())
+        self.config = Config.resolve(self.index_dir, flags)
+        self._backend = backend if isinstance(backend, Backend) else None
         self._store: Store | None = None
+        self._dates = CommitDates(self.repo)
+
+    @cached_property
+    def backend(self) -> Backend:
+        """Where the searchable index lives (resolved when an operation first needs it)."""
+        return self._backend or Backend.resolve(self.config)
+
+    @property
+    def user(self) -> str | None:
+        return self.config.user
 
     @classmethod
     def all_in_index(cls, index: str | os.PathLike[str], user: str | None = None,
-                     backend: Backend | dict | None = None) -> list["Workspace"]:
+                     backend: Backend | Mapping[str, Any] | None = None) -> list["Workspace"]:
         """A workspace for every repository recorded in the index at `index`."""
         index_dir = resolve_index_dir(index, None)
         store = Store(index_dir, create=False)
@@ -75,7 +110,17 @@ class Workspace:
             self._store.close()
             self._store = None
 
-    # indexing -----------------------------------------------------------------------------
+    # writing ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self, wait: bool = False) -> Iterator[None]:
+        """The index's write lock: a second writer fails at once, or waits with `wait`."""
+        with WriteLock(self.index_dir, wait=wait):
+            yield
+
+    def _vector_store(self) -> VectorStore:
+        """The backend's vector store, loaded (or rebuilt) as the database stands now."""
+        return self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
 
     def index(
         self,
@@ -84,23 +129,57 @@ class Workspace:
         progress: Progress | None = None,
         wait: bool = False,
         prune: bool = False,
+        gc: bool = False,
+        rebuild: bool = False,
         stale_only: bool = False,
-    ) -> list[BranchSummary]:
-        """Index branches; files with stale records (see stale.py) are parsed again as well.
+    ) -> IndexReport:
+        """Index branches (default: the checked-out one); then, if asked, forget branches that
+        no longer exist and remove unused versions past their retention. `rebuild` first
+        recomputes the vectors (FAISS file or Qdrant collections) from the database.
 
-        `stale_only` re-parses only those files, at each branch's indexed commit, in the given
-        branches (default: every branch that has stale records), without moving to the tip.
-        """
-        from branchwise import stale
+        Files with stale records (see stale.py) are parsed again as well. `stale_only` parses
+        only those, at each branch's indexed commit, in the given branches (default: every
+        branch with stale records), without moving to the tip."""
+        if stale_only and not branches and not all_branches:
+            names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)}
+                           & set(self.repo.branches()))
+        else:
+            names = self._branches_to_index(branches, all_branches)
+        with self._writing(wait):
+            vectors = self._vector_store()
+            if rebuild:
+                vectors.rebuild()
+            indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
+            report = IndexReport([])
+            for name in _parents_first(names):
+                paths = stale.pending_paths(self.index_dir, self.repo.name, name)
+                at = self._indexed_commit(name) if stale_only else None
+                if stale_only and (not paths or at is None):
+                    continue
+                summary = indexer.index_branch(name, reparse=paths, at=at)
+                report.append(summary)
+                stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
+            if prune:
+                report.pruned = indexer.prune_branches()
+            if gc:
+                report.gc_removed = indexer.collect_garbage()
+            vectors.save()
+        return report
 
+    def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
+        """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
+        with self._writing(wait):
+            vectors = self._vector_store()
+            removed = Indexer(self.store, self.repo, self.config, self.embedder, vectors).collect_garbage(
+                retention_days)
+            vectors.save()
+        return removed
+
+    def _branches_to_index(self, branches: list[str], all_branches: bool) -> list[str]:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
         names = sorted(known) if all_branches else list(branches)
-        if stale_only and not names:
-            names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)} & set(known))
-            if not names:
-                return []
         if not names:
             current = self.repo.current_branch()
             if current is None:
@@ -109,22 +188,7 @@ class Workspace:
         for name in names:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
-        with WriteLock(self.index_dir, wait=wait):
-            vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
-            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
-            summaries = []
-            for name in _parents_first(names):
-                paths = stale.pending_paths(self.index_dir, self.repo.name, name)
-                at = self._indexed_commit(name) if stale_only else None
-                if stale_only and (not paths or at is None):
-                    continue
-                summary = indexer.index_branch(name, reparse=paths, at=at)
-                summaries.append(summary)
-                stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
-            if prune:
-                indexer.prune_branches()
-            vectors.save()
-        return summaries
+        return names
 
     def _indexed_commit(self, branch: str) -> str | None:
         repo_id = self.store.repo_id(self.repo.name)
@@ -157,12 +221,11 @@ class Workspace:
             return []
 
     def search(self, request: SearchRequest, against: str | None = None, verifier=None) -> list[Result]:
-        """Search, verify every result against its target, and apply reviewer labels.
+        """Search, verify every result against its target, and apply reviewer labels. Results
+        of the branch's own code that failed verification are recorded as stale (stale.py).
 
         `verifier`: one the caller already made for this branch and target (it reads the
         work tree's status once, so a caller that needs it too can share it)."""
-        from branchwise import labels, stale
-
         results = self.searcher.search(self._restricted(request))
         (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
@@ -185,27 +248,136 @@ class Workspace:
         return [branch_freshness(self.repo, info, tips, count=count_for is None or info.name in count_for)
                 for info in self.indexed_branches()]
 
+    def apply_labels(self, results: list[Result]) -> list[Result]:
+        """Give results the reviewer labels stored for their versions (what `search` does)."""
+        return labels.apply_labels(self.store.conn, results)
+
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
         from branchwise.verify import Verifier
 
         return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules())
 
-    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
-        """Persist a reviewer's label for this result's version (None clears it)."""
-        from branchwise import labels
+    def target_commit(self, branch: str, against: str | None = None) -> str:
+        """The commit a search of `branch` is verified against: `against`, else the branch tip."""
+        return self.repo.resolve_branch(branch) if against is None else self.repo.resolve(against)
 
-        if label is None:
-            labels.clear_label(self.store.conn, self.repo.name, result.version_id)
-        else:
-            labels.set_label(self.store.conn, self.repo.name, result, label, note)
-        result.label = label
+    def verify_snippets(self, source: Path | str, branch: str | None = None, against: str | None = None) -> list[dict]:
+        """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
+        from branchwise.snippets import verify_input
+
+        return verify_input(source, self.repo, branch=branch, against=against)
 
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
         return [row for row in self.searcher.live_set(branch)
                 if restriction is None or restriction.allows(row["path"])]
+
+    # export and citation headers ----------------------------------------------------------
+
+    def bundle_context(
+        self,
+        request: SearchRequest,
+        results: list[Result],
+        against: str | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+        allow_secrets: bool = False,
+        verifier=None,
+    ) -> BundleContext:
+        """What a bundle of these results says about where they come from and were checked
+        (`verifier`: the one that checked them, when the caller has it)."""
+        verifier = verifier or self.verifier(request.branch, against)
+        branch = self.searcher.branch(request.branch)
+        return BundleContext(
+            query=request.query,
+            repository=self.repo.name,
+            branch=request.branch,
+            target_commit=verifier.target_commit,
+            target=verifier.target,
+            target_is_work_tree=verifier.uses_work_tree,
+            repo=self.repo,
+            index_commit=branch.commit,
+            index_age_seconds=_age_seconds(branch.indexed_at),
+            parent_signature=self.searcher.parent_signature,
+            use_indexed_text=use_indexed_text,
+            notes=labels.notes_for(self.store.conn, self.repo.name, [r.version_id for r in results]),
+            allow_secrets=allow_secrets,
+        )
+
+    def commit_date(self, commit: str) -> str | None:
+        """A commit's date as citation headers show it (YYYY-MM-DD), looked up once."""
+        return self._dates(commit)
+
+    def citation_header(self, result: Result, context: BundleContext, dates=None) -> list[str]:
+        """The citation header this result carries in a bundle written with `context`.
+        `dates` maps a commit to its date (default: looked up in the repository)."""
+        return header_for(result, context, dates or self._dates)
+
+    def export(
+        self,
+        request: SearchRequest,
+        out: Path,
+        against: str | None = None,
+        allow_secrets: bool = False,
+        results: list[Result] | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+    ) -> BundleReport:
+        """Write the bundle for `request` (or for already reviewed `results`), and append the
+        session to the failure-statistics log (an append-only file, outside the write lock)."""
+        if results is None:
+            results = self.search(request, against)
+        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets)
+        report = write_bundle(results, Path(out), context)
+        stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
+                             context.index_age_seconds, results)
+        return report
+
+    # labels -------------------------------------------------------------------------------
+
+    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
+        """Persist a reviewer's label for this result's version (None clears it)."""
+        with self._writing():
+            if label is None:
+                labels.clear_label(self.store.conn, self.repo.name, result.version_id)
+            else:
+                labels.set_label(self.store.conn, self.repo.name, result, label, note)
+        result.label = label
+
+    def import_labels(self, path: Path) -> int:
+        """Read a labels file (TOML) into this repository's labels; returns how many."""
+        with self._writing():
+            return labels.import_labels(self.store.conn, self.repo.name, Path(path))
+
+    def export_labels(self, path: Path) -> int:
+        """Write this repository's labels as TOML; returns how many."""
+        return labels.export_labels(self.store.conn, self.repo.name, Path(path))
+
+    # statistics ---------------------------------------------------------------------------
+
+    def statistics(self) -> dict:
+        """This repository's failure statistics: trend, breakdowns and a recommendation."""
+        return stats.summarize(self.index_dir, self.repo.name, self.config)
+
+    @staticmethod
+    def index_statistics(index: str | os.PathLike[str] | None) -> dict:
+        """The failure statistics of every repository of an index, without a repository at hand."""
+        index_dir = resolve_index_dir(index, None)
+        return stats.summarize(index_dir, None, Config.resolve(index_dir))
+
+    def record_session(self, kind: str, branch: str, results: list[Result]) -> dict:
+        """Append a session's record (e.g. a review's results) to the failure-statistics log."""
+        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
+                                    _age_seconds(info.indexed_at) if info else None, results)
+
+
+def _age_seconds(indexed_at: str) -> float | None:
+    try:
+        then = datetime.fromisoformat(indexed_at)
+    except ValueError:
+        return None
+    return (datetime.now(timezone.utc) - then).total_seconds()
 
 
 def _intersect_prefixes(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:

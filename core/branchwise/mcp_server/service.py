@@ -14,18 +14,14 @@ from __future__ import annotations
 import re
 import tempfile
 import threading
-
-from git.exc import BadName
 from pathlib import Path
 
-from branchwise import labels, stats
-from branchwise.bundle import BundleContext, header_for, shown_for, write_bundle
+from branchwise.bundle import BundleContext, shown_for, write_bundle
 from branchwise.errors import UsageError
 from branchwise.labels import effective_label
 from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
 from branchwise.models import Identity, Label, PathClass, Result, version_id
 from branchwise.search import SearchRequest
-from branchwise.status import age_seconds
 from branchwise.workspace import Workspace
 
 MAX_TOP_K = 50
@@ -44,7 +40,6 @@ class AgentService:
         self.refresher = refresher
         self._lock = threading.RLock()
         self._generations: dict[str, int] = {}
-        self._commit_dates: dict[str, dict[str, str | None]] = {}
 
     def warm(self) -> None:
         """Load the model and open each index now, so the first question is answered warm."""
@@ -70,14 +65,14 @@ class AgentService:
                                     language=language, path_prefix=path_prefix)
             verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
-            context = self._context(ws, query, branch, results, verifier)
+            context = ws.bundle_context(request, results, verifier=verifier)
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
             self._record(ws, branch, results)
             return {
                 "query": query, "repository": ws.repo.name, "branch": branch,
                 "target": context.target, "target_commit": context.target_commit,
                 "freshness": freshness,
-                "results": [_entry(r, context, self._dates(ws)) for r in kept],
+                "results": [_entry(ws, r, context) for r in kept],
                 "excluded": len(results) - len(kept),
             }
 
@@ -92,8 +87,9 @@ class AgentService:
         with self._lock:
             ws, branch, freshness = self._open(repository, branch)
             verifier = ws.verifier(branch)
-            results = ws.search(SearchRequest(query=query, branch=branch, top_k=top_k), verifier=verifier)
-            context = self._context(ws, query, branch, results, verifier)
+            request = SearchRequest(query=query, branch=branch, top_k=top_k)
+            results = ws.search(request, verifier=verifier)
+            context = ws.bundle_context(request, results, verifier=verifier)
             text, entries, left_out = _bundle_within(results, context, max_tokens)
             self._record(ws, branch, results)
             return {
@@ -170,11 +166,11 @@ class AgentService:
             result = _live_result(ws, branch, path, qualified_name)
             verifier = ws.verifier(branch)
             verifier.verify([result])
-            labels.apply_labels(ws.store.conn, [result])
-            context = self._context(ws, qualified_name, branch, [result], verifier)
+            ws.apply_labels([result])
+            context = ws.bundle_context(SearchRequest(query=qualified_name, branch=branch), [result], verifier=verifier)
             self._record(ws, branch, [result])
             return {"repository": ws.repo.name, "branch": branch, "target": context.target,
-                    "freshness": freshness, **_entry(result, context, self._dates(ws))}
+                    "freshness": freshness, **_entry(ws, result, context)}
 
     # shared steps -----------------------------------------------------------------------
 
@@ -216,43 +212,18 @@ class AgentService:
             if moved:
                 self.refresher.request(ws, moved)
 
-    def _dates(self, ws: Workspace):
-        """Commit dates for citation headers, remembered for the server's life (commits never change)."""
-        known = self._commit_dates.setdefault(ws.repo.name, {})
-
-        def date(commit: str) -> str | None:
-            if commit not in known:
-                try:
-                    known[commit] = ws.repo.commit_time(commit).date().isoformat()
-                except (ValueError, BadName):
-                    known[commit] = None
-            return known[commit]
-        return date
-
     def _allowed(self, ws: Workspace, path: str) -> bool:
         return ws.restriction is None or ws.restriction.allows(path)
 
-    def _context(self, ws: Workspace, query: str, branch: str, results: list[Result], verifier) -> BundleContext:
-        info = ws.searcher.branch(branch)
-        return BundleContext(
-            query=query, repository=ws.repo.name, branch=branch, target_commit=verifier.target_commit,
-            target=verifier.target, target_is_work_tree=verifier.uses_work_tree, repo=ws.repo,
-            index_commit=info.commit, index_age_seconds=age_seconds(info.indexed_at),
-            parent_signature=ws.searcher.parent_signature,
-            notes=labels.notes_for(ws.store.conn, ws.repo.name, [r.version_id for r in results]),
-        )
-
     def _record(self, ws: Workspace, branch: str, results: list[Result]) -> None:
         if results:
-            info = ws.searcher.branch(branch)
-            stats.record_session(ws.index_dir, "mcp", ws.repo.name, branch, info.commit, age_seconds(info.indexed_at), results)
-
+            ws.record_session("mcp", branch, results)
 
 def count_tokens(text: str) -> int:
     return len(_TOKEN.findall(text))
 
 
-def _entry(result: Result, context: BundleContext, dates) -> dict:
+def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     """One result as an agent gets it: what to read, its citation header and how to treat it."""
     shown = shown_for(result, context)
     entry = {
@@ -261,7 +232,7 @@ def _entry(result: Result, context: BundleContext, dates) -> dict:
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
         "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
-        "header": "\n".join(header_for(result, context, dates)),
+        "header": "\n".join(ws.citation_header(result, context)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed",
         "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
                     "start_line": result.start_line, "end_line": result.end_line,

@@ -31,7 +31,7 @@ import faiss
 import numpy as np
 
 from branchwise.store import Store
-from branchwise.version_vectors import version_vectors
+from branchwise.backends.version_vectors import version_vectors
 
 #: Up to this many vectors the index is an exact flat scan; above it, an IVF index (see below).
 FLAT_MAX = 100_000
@@ -185,16 +185,16 @@ def read_delta(path) -> list[tuple[bool, np.ndarray, np.ndarray | None]]:
 # the index structure: shared with bench/ so that the benchmark measures this code ---------
 
 
-def nlist_for(count: int) -> int:
-    """IVF lists for `count` vectors (0: stay flat): about sqrt(n), a power of two."""
-    if count <= FLAT_MAX:
+def nlist_for(count: int, flat_max: int = FLAT_MAX) -> int:
+    """IVF lists for `count` vectors (0: stay flat up to `flat_max`): about sqrt(n), a power of two."""
+    if count <= flat_max:
         return 0
     return 1 << round(np.log2(np.sqrt(count)))
 
 
-def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray) -> faiss.Index:
-    """An exact flat index for few vectors, else an IVF index trained on a sample of them."""
-    nlist = nlist_for(len(ids))
+def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, flat_max: int = FLAT_MAX) -> faiss.Index:
+    """An exact flat index for up to `flat_max` vectors, else an IVF index trained on a sample of them."""
+    nlist = nlist_for(len(ids), flat_max)
     if nlist == 0:
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
     else:
