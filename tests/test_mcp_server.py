@@ -169,6 +169,9 @@ def test_verify_citations_reports_a_changed_file(indexed_shop, tmp_path):
         assert now["verdict"] == "changed" and now["text_is"] == "current"
         assert "OrderStatus.CANCELLED,)" in now["text"]
         assert client.call("verify_citations", {"items": []}).is_error
+        status = client.ok("index_status")["repositories"][0]
+        assert ("OrderService.cancel_order", "changed") in {(f["qualified_name"], f["verdict"]) for f in status["stale_records"]}
+        assert next(b for b in status["branches"] if b["branch"] == "main")["reindex_recommended"] is True
 
 
 def test_a_restricted_user_never_sees_a_forbidden_path(indexed_shop, tmp_path):

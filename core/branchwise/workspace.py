@@ -230,8 +230,13 @@ class Workspace:
         (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
         if against is None:  # a failure against some other revision says nothing of the index
-            stale.record_failures(self.index_dir, self.repo.name, request.branch, results)
+            self.record_stale(request.branch, results)
         return results
+
+    def record_stale(self, branch: str, results: list[Result]) -> None:
+        """Record the branch's own results that failed verification, for the next index run
+        to parse again (an append-only file, outside the write lock; see stale.py)."""
+        stale.record_failures(self.index_dir, self.repo.name, branch, results)
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""

@@ -110,7 +110,7 @@ class AgentService:
             ws, branch, freshness = self._open(repository, branch)
             verifier = ws.verifier(branch)
             rules = ws.config.chunking_rules()
-            rows = []
+            rows, checked = [], []
             for item in parsed:
                 row = {"path": item["path"], "content_hash": item["content_hash"], "commit": item.get("commit")}
                 if not self._allowed(ws, item["path"]):
@@ -122,12 +122,15 @@ class AgentService:
                                                          verifier.target_commit, verifier.uses_work_tree)})
                     continue
                 verifier.verify([result])
+                checked.append(result)
                 row.update(qualified_name=result.identity.qualified_name, verdict=result.verdict.value,
                            reason=result.reason)
                 if result.current_path is not None:
                     row.update(current_path=result.current_path, current_start_line=result.current_start_line,
                                current_end_line=result.current_end_line)
                 rows.append(row)
+            ws.record_stale(branch, checked)
+            self._record(ws, branch, checked)
             return {"repository": ws.repo.name, "branch": branch, "target": verifier.target,
                     "target_commit": verifier.target_commit, "freshness": freshness, "items": rows}
 
