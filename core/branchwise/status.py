@@ -12,16 +12,11 @@ Everything is read from git refs and the index; nothing here writes.
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from datetime import datetime, timezone
 from branchwise import stale
 from branchwise.gitrepo import GitRepo
 from branchwise.search import BranchInfo
-
-#: the module that owns git hooks; when it exists it offers `hooks_state(workspace) -> dict`
-HOOKS_MODULE = "branchwise.hooks"
-
 
 def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:
     """An indexed branch against its tip: refs and (`count`) one `rev-list --count`, no file read."""
@@ -89,13 +84,12 @@ def repository_status(workspace) -> dict:
 
 
 def hooks_state(workspace) -> dict | None:
-    """The git hooks' state from the hooks module, when this installation has one."""
-    try:
-        module = importlib.import_module(HOOKS_MODULE)
-    except ModuleNotFoundError:
+    """The git hooks' state (`Workspace.hooks_status`, where this installation has hooks);
+    None for a bare repository, where git runs no hooks."""
+    state = getattr(workspace, "hooks_status", None)
+    if state is None or workspace.repo.work_tree is None:
         return None
-    state = getattr(module, "hooks_state", None)
-    return state(workspace) if callable(state) else None
+    return state()
 
 
 def _advice(entry: dict) -> tuple[bool, str]:
@@ -137,7 +131,7 @@ def render_text(status: dict) -> str:
              f"  model: {embedding['model']} (path weight {embedding['path_weight']}"
              + (f", recipe {embedding['recipe']})" if embedding.get("recipe") else ")")]
     if status.get("hooks") is not None:
-        lines.append(f"  hooks: {_hooks_line(status['hooks'])}")
+        lines.append(f"  hooks: {hooks_line(status['hooks'])}")
     if not status["branches"]:
         lines.append("  no branch indexed yet: run `branchwise index`")
     for b in status["branches"]:
@@ -174,8 +168,13 @@ def tip_line(b: dict) -> str:
     return f"{b['tip'][:7]}, {behind} commit(s) ahead; {b['indexed_files_changed']} indexed file(s) changed"
 
 
-def _hooks_line(hooks: dict) -> str:
-    return ", ".join(f"{key}: {value}" for key, value in hooks.items()) if isinstance(hooks, dict) else str(hooks)
+def hooks_line(hooks: dict) -> str:
+    if hooks.get("installed"):
+        line = "installed"
+    else:
+        line = "not installed (" + ", ".join(f"{n}: {v}" for n, v in (hooks.get("hooks") or {}).items()) + ")"
+    last = hooks.get("last_refresh")
+    return f"{line}; last background refresh {last}" if last else line
 
 
 def _counts(counts: dict) -> str:

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from branchwise.status import tip_line
+from branchwise.status import hooks_line, tip_line
 from branchwise_tui.screens.stats import _table
 
 
@@ -45,7 +45,7 @@ class StatusScreen(Screen[None]):
             yield Static(_advice(behind), id="status-advice", classes="reindex" if behind else "fine")
             embedding = status["embedding"]
             yield Static(f"{status['repository']}: model {embedding['model']}, path weight "
-                         f"{embedding['path_weight']}" + (f", hooks {status['hooks']}" if status.get("hooks") else ""),
+                         f"{embedding['path_weight']}" + (f"; hooks {hooks_line(status['hooks'])}" if status.get("hooks") else ""),
                          classes="status-heading")
             yield _table("status-branches", ("Branch", "Tip", "Stale", "Skipped", "Files", "Symbols", "Indexed"), [
                 (b["branch"], tip_line(b), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
