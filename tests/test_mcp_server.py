@@ -212,3 +212,19 @@ def test_freshness_and_background_refresh(indexed_shop, tmp_path):
         found = client.ok("search_code", {"query": "what day comes after today"})
         assert found["freshness"]["tip_moved"] is False
         assert "tomorrow" in {r["qualified_name"] for r in found["results"]}
+
+
+@pytest.mark.parametrize("case", ["not a repository", "not indexed"])
+def test_a_server_that_cannot_start_says_why_in_one_line(tmp_path, case):
+    from gittools import GitBuilder
+
+    where = tmp_path
+    if case == "not indexed":
+        git = GitBuilder(tmp_path / "fresh")
+        git.write("a.py", "def a():\n    return 1\n")
+        git.commit("one")
+        where = git.path
+    done = subprocess.run([sys.executable, "-m", "branchwise_cli", "mcp", "--repo", str(where)],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert ("not a git repository" if case == "not a repository" else "no indexed branch") in done.stderr
