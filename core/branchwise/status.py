@@ -158,13 +158,15 @@ def render_text(status: dict) -> str:
     return "\n".join(lines)
 
 
-def tip_line(b: dict) -> str:
-    """One branch's entry against its tip, in words."""
+def tip_line(b: dict, short: bool = False) -> str:
+    """One branch's entry against its tip, in words (`short`: for a narrow table column)."""
     if not b["branch_exists"]:
-        return "the branch no longer exists"
+        return "branch gone" if short else "the branch no longer exists"
     if not b["tip_moved"]:
-        return "indexed at the tip"
+        return "at tip" if short else "indexed at the tip"
     behind = "?" if b["commits_behind"] is None else b["commits_behind"]
+    if short:
+        return f"{behind} behind, {b['indexed_files_changed']} changed"
     return f"{b['tip'][:7]}, {behind} commit(s) ahead; {b['indexed_files_changed']} indexed file(s) changed"
 
 

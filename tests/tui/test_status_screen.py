@@ -35,7 +35,7 @@ async def test_status_screen_shows_branches_skipped_files_and_stale_records(shop
         assert isinstance(screen, StatusScreen)
         branches = {row[0]: row for row in _rows(screen, "status-branches")}
         assert set(branches) == {"main", "feature/old-arch", "feature/stock-alerts", "release/1.x"}
-        assert branches["main"][1] == "indexed at the tip" and branches["main"][2] != "0"
+        assert branches["main"][1] == "at tip" and branches["main"][2] != "0"
         stale = _rows(screen, "status-stale")
         assert ["main", SERVICE, "OrderService.cancel_order", "changed"] in [row[:4] for row in stale]
         assert "main: " in str(screen.query_one("#status-advice").content)

@@ -48,7 +48,7 @@ class StatusScreen(Screen[None]):
                          f"{embedding['path_weight']}" + (f"; hooks {hooks_line(status['hooks'])}" if status.get("hooks") else ""),
                          classes="status-heading")
             yield _table("status-branches", ("Branch", "Tip", "Stale", "Skipped", "Files", "Symbols", "Indexed"), [
-                (b["branch"], tip_line(b), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
+                (b["branch"], tip_line(b, short=True), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
                  f"{b['indexed_commit'][:7]} {b['indexed_at'][:16].replace('T', ' ')}")
                 for b in branches
             ])
