@@ -88,3 +88,27 @@ def test_forbidden_paths_cannot_hide_the_answer(tmp_path):
     assert visible(bob, "main") == {("src/public/billing.py", "invoice_total"),
                                     ("src/public/mail.py", "send_welcome_mail")}
     assert_found_within(bob, "main", ("src/public/billing.py", "invoice_total"))
+
+
+def test_the_ivf_path_filters_before_ranking_too(tmp_path, backend):
+    """The same crowd with the flat/IVF threshold lowered, so FAISS searches an inverted file."""
+    if backend != "faiss":
+        pytest.skip("the IVF index is FAISS's")
+    import faiss
+
+    repo = GitBuilder(tmp_path / "billing")
+    repo.write("src/billing.py", ANSWER)
+    repo.write("src/mail.py", UNRELATED)
+    repo.commit("billing")
+    repo.git("checkout", "-q", "-b", "feature")
+    for n in range(CROWD // 10):
+        repo.write(f"src/variants/v{n}.py", crowd_file(n))
+    repo.commit("many invoice totals")
+    repo.git("checkout", "-q", "main")
+    index = tmp_path / "index"
+    index.mkdir()
+    (index / "config.toml").write_text("flat_max_vectors = 32\n")
+    workspace = Workspace(repo.path, index)
+    workspace.index(["main", "feature"])
+    assert isinstance(workspace.searcher.vectors.index, faiss.IndexIVF)
+    assert_found_within(workspace, "main", ("src/billing.py", "invoice_total"))

@@ -50,8 +50,10 @@ def _slug(model: str) -> str:
 class VectorIndex:
     """Inner-product search over version rows, restricted to an allowed id set."""
 
-    def __init__(self, store: Store, model: str, dim: int, path_weight: float):
+    def __init__(self, store: Store, model: str, dim: int, path_weight: float, flat_max: int = FLAT_MAX):
         self.store = store
+        #: up to this many vectors the index stays an exact flat scan (config `flat_max_vectors`)
+        self.flat_max = flat_max
         self.model = model
         self.dim = dim
         self.path_weight = path_weight
@@ -112,7 +114,7 @@ class VectorIndex:
             vector_parts.append(part_vectors)
         all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
-        self.index = build_index(self.dim, all_ids, all_vectors)
+        self.index = build_index(self.dim, all_ids, all_vectors, self.flat_max)
         self._base_stale = True
         if self.store.index_dir.exists():
             self.save()
@@ -143,7 +145,7 @@ class VectorIndex:
 
     def _reshape_if_needed(self) -> None:
         """Re-train when the index has outgrown (or shrunk away from) its structure."""
-        if not _fits(self.index, self.index.ntotal):
+        if not _fits(self.index, self.index.ntotal, self.flat_max):
             self.rebuild()
 
     # search -------------------------------------------------------------------------------
@@ -206,9 +208,9 @@ def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, flat_max: int = 
     return index
 
 
-def _fits(index: faiss.Index, count: int) -> bool:
+def _fits(index: faiss.Index, count: int, flat_max: int = FLAT_MAX) -> bool:
     """Flat while small; IVF with a list count within a factor of two of the ideal."""
-    wanted = nlist_for(count)
+    wanted = nlist_for(count, flat_max)
     current = index.nlist if isinstance(index, faiss.IndexIVF) else 0
     if wanted == 0:
         return current == 0
