@@ -10,6 +10,8 @@ COMMANDS = [
     "export",
     "stats",
     "labels",
+    "diff",
+    "tour",
     "status",
     "mcp",
 ]

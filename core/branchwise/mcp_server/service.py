@@ -11,12 +11,9 @@ connection and git reader are shared.
 
 from __future__ import annotations
 
-import re
-import tempfile
 import threading
-from pathlib import Path
 
-from branchwise.bundle import BundleContext, shown_for, write_bundle
+from branchwise.bundle import BundleContext, shown_for
 from branchwise.errors import UsageError
 from branchwise.labels import effective_label
 from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
@@ -26,10 +23,6 @@ from branchwise.workspace import Workspace
 
 MAX_TOP_K = 50
 MAX_ITEMS = 200
-#: the interim token count of `context_bundle`: words and punctuation marks, which errs high
-#: against a BPE tokenizer on code, so a bundle under the budget here is under it there too
-TOKENIZER = "words-and-punctuation"
-_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 class AgentService:
@@ -67,7 +60,7 @@ class AgentService:
             results = ws.search(request, verifier=verifier)
             context = ws.bundle_context(request, results, verifier=verifier)
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
-            self._record(ws, branch, results)
+            self._record(ws, branch, results, verifier)
             return {
                 "query": query, "repository": ws.repo.name, "branch": branch,
                 "target": context.target, "target_commit": context.target_commit,
@@ -86,18 +79,20 @@ class AgentService:
             raise UsageError(f"top_k must be between 1 and {MAX_TOP_K}")
         with self._lock:
             ws, branch, freshness = self._open(repository, branch)
-            verifier = ws.verifier(branch)
             request = SearchRequest(query=query, branch=branch, top_k=top_k)
+            verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
-            context = ws.bundle_context(request, results, verifier=verifier)
-            text, entries, left_out = _bundle_within(results, context, max_tokens)
-            self._record(ws, branch, results)
+            bundle = ws.build_bundle(request, results, max_tokens=max_tokens)
+            self._record(ws, branch, results, verifier)
+            entries = bundle.manifest["results"]
             return {
                 "query": query, "repository": ws.repo.name, "branch": branch, "freshness": freshness,
-                "bundle": text, "tokens": count_tokens(text), "max_tokens": max_tokens, "tokenizer": TOKENIZER,
+                "bundle": bundle.text, "tokens": bundle.total_tokens, "max_tokens": max_tokens,
+                "tokenizer": bundle.manifest["tokenizer"],
                 "included": [e for e in entries if e["included"]],
-                "left_out": [*left_out, *({"rank": e["rank"], "path": e["path"], "reason": e["left_out"]}
-                                          for e in entries if not e["included"] and e["label"] != "exclude")],
+                "left_out": [{"rank": e["rank"], "path": e["path"], "qualified_name": e["qualified_name"],
+                              "reason": e["left_out"]}
+                             for e in entries if not e["included"] and e["label"] != "exclude"],
             }
 
     def verify_citations(self, items: list, branch: str | None = None, repository: str | None = None) -> dict:
@@ -130,7 +125,7 @@ class AgentService:
                                current_end_line=result.current_end_line)
                 rows.append(row)
             ws.record_stale(branch, checked)
-            self._record(ws, branch, checked)
+            self._record(ws, branch, checked, verifier)
             return {"repository": ws.repo.name, "branch": branch, "target": verifier.target,
                     "target_commit": verifier.target_commit, "freshness": freshness, "items": rows}
 
@@ -171,7 +166,7 @@ class AgentService:
             verifier.verify([result])
             ws.apply_labels([result])
             context = ws.bundle_context(SearchRequest(query=qualified_name, branch=branch), [result], verifier=verifier)
-            self._record(ws, branch, [result])
+            self._record(ws, branch, [result], verifier)
             return {"repository": ws.repo.name, "branch": branch, "target": context.target,
                     "freshness": freshness, **_entry(ws, result, context)}
 
@@ -218,13 +213,9 @@ class AgentService:
     def _allowed(self, ws: Workspace, path: str) -> bool:
         return ws.restriction is None or ws.restriction.allows(path)
 
-    def _record(self, ws: Workspace, branch: str, results: list[Result]) -> None:
+    def _record(self, ws: Workspace, branch: str, results: list[Result], verifier) -> None:
         if results:
-            ws.record_session("mcp", branch, results)
-
-def count_tokens(text: str) -> int:
-    return len(_TOKEN.findall(text))
-
+            ws.record_session("mcp", branch, results, target_commit=verifier.target_commit)
 
 def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     """One result as an agent gets it: what to read, its citation header and how to treat it."""
@@ -246,23 +237,6 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     if shown.note:
         entry["reviewer_note"] = shown.note
     return entry
-
-
-def _bundle_within(results: list[Result], context: BundleContext, max_tokens: int | None):
-    """The export's bundle text, dropping the lowest-ranked chunks until it fits `max_tokens`."""
-    ranked = sorted(results, key=lambda r: r.rank)
-    dropped: list[dict] = []
-    with tempfile.TemporaryDirectory(prefix="branchwise-mcp-") as tmp:
-        out = Path(tmp) / "bundle.md"
-        while True:
-            report = write_bundle(ranked, out, context)
-            text = out.read_text(encoding="utf-8")
-            included = [e for e in report.entries if e["included"]]
-            if max_tokens is None or count_tokens(text) <= max_tokens or not included:
-                return text, report.entries, dropped
-            last = included[-1]
-            ranked = [r for r in ranked if r.rank != last["rank"]]
-            dropped.append({"rank": last["rank"], "path": last["path"], "reason": "budget"})
 
 
 def _live_result(ws: Workspace, branch: str, path: str, qualified_name: str) -> Result:
