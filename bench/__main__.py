@@ -26,21 +26,23 @@ SIZES = {
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
              "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None),
              "labels_import": 200_000,
-             "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2},
+             "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2,
+             "mcp": (None, 5, 5)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
               "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384"),
               "labels_import": 5_000,
-              "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1},
+              "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1,
+              "mcp": (("shop",), 1, 2)},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "branchdiff", "labels_import", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review")
+         "realrepo_indexing", "review", "mcp")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
-    from bench import (branchdiff, chunking_bench, cold_start, embedding_speed, filtered_search, indexing, memory,
+    from bench import (branchdiff, chunking_bench, cold_start, embedding_speed, filtered_search, indexing, mcp_latency, memory,
                        qdrant_search, realrepo_indexing, retrieval, review, startup, storage, verification)
 
     if name == "chunking":
@@ -79,6 +81,8 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         return retrieval.compare_runtimes(work, sizes["retrieval"])
     if name == "realrepo_indexing":
         return realrepo_indexing.run(work, *sizes["realrepo_indexing"])
+    if name == "mcp":
+        return mcp_latency.run(work, *sizes["mcp"])
     return retrieval.run(work, sizes["retrieval"])
 
 

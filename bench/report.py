@@ -147,6 +147,16 @@ def summary_rows(items: dict) -> list[tuple]:
                          f"{d['symbol_diff_with_impact_s']:.1f} s ({d['impact_ms_per_change']:.0f} ms/change)",
                          f"git diff --stat {d['git_diff_stat_s'] * 1000:.0f} ms",
                          f"{d['with_impact_vs_git']:.0f}x", "", ""))
+    if "mcp" in items and "error" not in items["mcp"]:
+        m = items["mcp"]
+        rows.append(("MCP server (issue 18)", f"`search_code`, model warm, {m['calls']} calls over "
+                     f"{m['questions']} questions ({m['hits_at_10']} answered in the top 10)",
+                     f"p50 {m['search_code_p50_ms']:.0f} ms, p95 {m['search_code_p95_ms']:.0f} ms",
+                     f"CLI cold `search` {m['cli_cold_search_median_s']:.2f} s",
+                     f"{m['cli_cold_vs_warm_p50']:.0f}x faster", "p50 <= 100 ms", _f(m["met"])))
+        rows.append(("MCP server (issue 18)", "spawn to first `search_code` answer",
+                     f"{m['start_to_first_answer_s']:.2f} s", f"CLI cold `search` {m['cli_cold_search_median_s']:.2f} s",
+                     f"{m['first_answer_vs_cli_cold']:.2f}x", "", ""))
     rows += _fresh_rows(items)
     return rows
 

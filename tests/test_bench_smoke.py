@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review")
+         "realrepo_indexing", "review", "mcp")
 
 
 def _numbers(value) -> list:
@@ -55,3 +55,4 @@ def test_quick_bench_reports_every_item(tmp_path):
     assert items["retrieval_runtime"]["questions"] >= 5
     replay = items["realrepo_indexing"]["cobra"]["replay"]
     assert replay["commits"] == 3 and all(c["base"].startswith("incremental") for c in replay["commits_detail"])
+    assert items["mcp"]["calls"] >= 5 and items["mcp"]["hits_at_10"] >= 1

@@ -13,4 +13,6 @@ COMMANDS = [
     "diff",
     "tour",
     "hooks",
+    "status",
+    "mcp",
 ]

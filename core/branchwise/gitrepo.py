@@ -136,6 +136,13 @@ class GitRepo:
     def commit_time(self, sha: str) -> datetime:
         return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
 
+    def commits_between(self, old: str, new: str) -> int | None:
+        """How many commits `new` has that `old` lacks (None when either is unknown here)."""
+        try:
+            return int(self._git("rev-list", "--count", f"{old}..{new}").strip())
+        except (GitCommandError, ValueError):
+            return None
+
     def merge_base(self, a: str, b: str) -> str | None:
         try:
             return self._git("merge-base", a, b).strip() or None

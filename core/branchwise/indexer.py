@@ -11,7 +11,7 @@ identities that disappear get a tombstone. Each branch lands in one SQLite trans
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 
@@ -100,24 +100,40 @@ class Indexer:
 
     # the public step ----------------------------------------------------------------------
 
-    def index_branch(self, branch: str) -> BranchSummary:
+    def index_branch(self, branch: str, reparse: Iterable[str] = (), at: str | None = None) -> BranchSummary:
+        """Bring `branch` to its tip (or to commit `at`); `reparse` names files to parse again
+        even when their blob did not change (stale records, see stale.py)."""
         started = time.perf_counter()
-        commit = self.repo.resolve_branch(branch)
+        commit = at or self.repo.resolve_branch(branch)
         summary = BranchSummary(branch=branch, commit=commit)
+        reparse = set(reparse)
         with self.store.transaction():
             repo_id = self.store.repo_id(self.repo.name, str(self.repo.path))
             existing = self.store.branch(repo_id, branch)
             if existing is not None and existing["commit_sha"] == commit:
-                summary.base = "up to date"
-                summary.seconds = time.perf_counter() - started
-                return summary
-            branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
+                if not reparse:
+                    summary.base = "up to date"
+                    summary.seconds = time.perf_counter() - started
+                    return summary
+                summary.base = f"stale files re-parsed at {commit[:7]}"
+                branch_id, changes = existing["id"], []
+            else:
+                branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
+            changes += self._reparse(commit, reparse - {c.path for c in changes})
             run = _Run(repo_id, branch_id, commit, summary)
             self._apply_changes(run, changes)
             self._embed_pending(run)
             self._finish(repo_id, run, started)
         self.vectors.add(run.new_rows)  # saved (FAISS) or published (Qdrant) by the caller, once
         return summary
+
+    def _reparse(self, commit: str, paths: set[str]) -> list[FileChange]:
+        """Changes that make `_apply_change` parse these files again as they are at `commit`."""
+        changes = []
+        for path in sorted(paths):
+            blob = self.repo.blob_at(commit, path)
+            changes.append(FileChange(path, blob, blob))
+        return changes
 
     # choosing where to start --------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 Each session records how many results were used and how many had gone stale, because the
 trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
-search, export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns
+search, export, review or MCP tool call appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns
 the log into a trend, breakdowns and a recommendation, and `render_text` draws them.
 
 A failure is a result presented as usable on the queried branch that turned out `changed`,
@@ -35,7 +35,7 @@ from branchwise.labels import default_label, is_override
 from branchwise.models import Result, Verdict
 
 STATS_FILE = "stats.jsonl"
-KINDS = ("export", "review", "search")
+KINDS = ("export", "review", "search", "mcp")
 FAILURES = (Verdict.CHANGED, Verdict.DELETED, Verdict.UNVERIFIABLE)
 _SPARKS = "▁▂▃▄▅▆▇█"
 _BAR_WIDTH = 20

@@ -272,6 +272,12 @@ class Store:
         finally:
             self.conn.row_factory = None
 
+    def skipped_files(self, branch_id: int) -> list[tuple[str, str]]:
+        """The files an index run left out of a branch, with the reason, by path."""
+        return self.conn.execute(
+            "SELECT path, reason FROM skipped_files WHERE branch_id = ? ORDER BY path", (branch_id,)
+        ).fetchall()
+
     # live sets --------------------------------------------------------------------------------
 
     def live_symbols(self, branch_id: int, paths) -> list[tuple]:

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from branchwise import labels, stats
+from branchwise import labels, stale, stats
 from branchwise.access import Restriction, restriction_for
 from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import (
@@ -82,6 +82,20 @@ class Workspace:
     def user(self) -> str | None:
         return self.config.user
 
+    @classmethod
+    def all_in_index(cls, index: str | os.PathLike[str], user: str | None = None,
+                     backend: Backend | Mapping[str, Any] | None = None) -> list["Workspace"]:
+        """A workspace for every repository recorded in the index at `index`."""
+        index_dir = resolve_index_dir(index, None)
+        store = Store(index_dir, create=False)
+        try:
+            recorded = store.repositories()
+        finally:
+            store.close()
+        if not recorded:
+            raise UsageError(f"the index at {index_dir} holds no repository yet (run `branchwise index`)")
+        return [cls(path, index_dir, user=user, backend=backend) for _name, path in recorded]
+
     @property
     def store(self) -> Store:
         if self._store is None:
@@ -97,6 +111,10 @@ class Workspace:
         """
         recorded = self.store.meta("embedding_model") if (self.index_dir / DB_FILE).exists() else None
         return get_embedder(recorded or self.config.model_identity)
+
+    def reload(self) -> None:
+        """Forget the searcher (and its loaded vectors) after an index run; the model stays loaded."""
+        self.__dict__.pop("searcher", None)
 
     def close(self) -> None:
         if self._store is not None:
@@ -126,11 +144,20 @@ class Workspace:
         prune: bool = False,
         gc: bool = False,
         rebuild: bool = False,
+        stale_only: bool = False,
     ) -> IndexReport:
         """Index branches (default: the checked-out one); then, if asked, forget branches that
         no longer exist and remove unused versions past their retention. `rebuild` first
-        recomputes the vectors (FAISS file or Qdrant collections) from the database."""
-        names = self._branches_to_index(branches, all_branches)
+        recomputes the vectors (FAISS file or Qdrant collections) from the database.
+
+        Files with stale records (see stale.py) are parsed again as well. `stale_only` parses
+        only those, at each branch's indexed commit, in the given branches (default: every
+        branch with stale records), without moving to the tip."""
+        if stale_only and not branches and not all_branches:
+            names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)}
+                           & set(self.repo.branches()))
+        else:
+            names = self._branches_to_index(branches, all_branches)
         with self._writing(wait):
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
@@ -140,12 +167,17 @@ class Workspace:
                 vectors.rebuild()
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
             order = _parents_first(names)
-            summaries = []
+            report = IndexReport([])
             for position, name in enumerate(order):
                 if progress is not None:  # a display can name the branch its counts belong to
                     progress(f"branch:{name}", position, len(order))
-                summaries.append(indexer.index_branch(name))
-            report = IndexReport(summaries)
+                paths = stale.pending_paths(self.index_dir, self.repo.name, name)
+                at = self._indexed_commit(name) if stale_only else None
+                if stale_only and (not paths or at is None):
+                    continue
+                summary = indexer.index_branch(name, reparse=paths, at=at)
+                report.append(summary)
+                stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
@@ -209,6 +241,11 @@ class Workspace:
 
         return hooks.status(self._work_tree(), self.index_dir)
 
+    def _indexed_commit(self, branch: str) -> str | None:
+        repo_id = self.store.repo_id(self.repo.name)
+        row = self.store.branch(repo_id, branch) if repo_id is not None else None
+        return row["commit_sha"] if row is not None else None
+
     # reading ------------------------------------------------------------------------------
 
     def require_index(self) -> None:
@@ -239,13 +276,41 @@ class Workspace:
             return []
 
     def search(self, request: SearchRequest, against: str | None = None, verifier=None) -> list[Result]:
-        """Search, verify every result against its target, and apply reviewer labels.
+        """Search, verify every result against its target, and apply reviewer labels. Results
+        of the branch's own code that failed verification are recorded as stale (stale.py).
 
-        `verifier` (for `request.branch`) lets many searches share one target lookup."""
+        `verifier` (for `request.branch`) lets many searches, or a search and its bundle
+        context, share one target lookup."""
         results = self.searcher.search(self._restricted(request))
         (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
+        if against is None:  # a failure against some other revision says nothing of the index
+            self.record_stale(request.branch, results)
         return results
+
+    def record_stale(self, branch: str, results: list[Result]) -> None:
+        """Record the branch's own results that failed verification, for the next index run
+        to parse again (an append-only file, outside the write lock; see stale.py)."""
+        stale.record_failures(self.index_dir, self.repo.name, branch, results)
+
+    def status(self) -> dict:
+        """What the index holds of this repository, and how current it is (see status.py)."""
+        from branchwise.status import repository_status
+
+        return repository_status(self)
+
+    def freshness(self, count_for: set[str] | None = None) -> list[dict]:
+        """Each indexed branch's commit against its tip: cheap enough to run before every answer.
+        `count_for`: count commits behind only for these branches (default: all)."""
+        from branchwise.status import branch_freshness
+
+        tips = self.repo.branches()
+        return [branch_freshness(self.repo, info, tips, count=count_for is None or info.name in count_for)
+                for info in self.indexed_branches()]
+
+    def apply_labels(self, results: list[Result]) -> list[Result]:
+        """Give results the reviewer labels stored for their versions (what `search` does)."""
+        return labels.apply_labels(self.store.conn, results)
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
@@ -293,11 +358,13 @@ class Workspace:
         against: str | None = None,
         use_indexed_text: frozenset[str] = frozenset(),
         allow_secrets: bool = False,
+        verifier=None,
         **options,
     ) -> BundleContext:
         """What a bundle of these results says about where they come from and were checked.
-        `options` are further BundleContext fields: format, max_tokens, reference_as."""
-        verifier = self.verifier(request.branch, against)
+        `verifier`: the one that checked them, when the caller has it; `options` are further
+        BundleContext fields: format, max_tokens, reference_as."""
+        verifier = verifier or self.verifier(request.branch, against)
         branch = self.searcher.branch(request.branch)
         conn, repository = self.store.conn, self.repo.name
 

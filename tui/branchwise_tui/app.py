@@ -40,6 +40,7 @@ from branchwise_tui.screens.filter import FilterScreen
 from branchwise_tui.screens.help import HelpScreen
 from branchwise_tui.screens.note import NoteScreen
 from branchwise_tui.screens.stats import StatsScreen
+from branchwise_tui.screens.status import StatusLoaded, StatusScreen
 from branchwise_tui.session import DEFAULT_BUNDLE, ReviewSession
 from branchwise_tui.widgets.keybar import KeyBar
 from branchwise_tui.widgets.preview import Preview
@@ -50,6 +51,7 @@ WORK_NAMES = {
     "search": "Search failed",
     "refresh": "Index refresh failed",
     "stats": "Statistics failed",
+    "status": "Index status failed",
     "label": "Label not saved",
     "note": "Note not saved",
     "branches": "Could not list the indexed branches",
@@ -65,7 +67,7 @@ SHORT = 30  # no header line
 
 
 class BranchwiseApp(App[None]):
-    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss"]
+    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss", "status.tcss"]
     TITLE = "branchwise review"
     AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
@@ -73,6 +75,7 @@ class BranchwiseApp(App[None]):
     BINDINGS = [
         *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False) for k in KEYS if k.key != "enter"),
         Binding("escape", "focus_results", "Results", show=False),
+        Binding("I", "index_status", "Index status", show=False),
     ]
 
     #: set by `runner.run_app`: quitting ends the process at once (see `runner.leave_now`)
@@ -427,6 +430,16 @@ class BranchwiseApp(App[None]):
 
     def on_stats_loaded(self, message: StatsLoaded) -> None:
         self.push_screen(StatsScreen(message.summary))
+
+    def action_index_status(self) -> None:
+        self.load_status()
+
+    @work(thread=True, exclusive=True, group="status", name="status", exit_on_error=False)
+    def load_status(self) -> None:
+        self.post_message(StatusLoaded(self.session.workspace.status()))
+
+    def on_status_loaded(self, message: StatusLoaded) -> None:
+        self.push_screen(StatusScreen(message.status))
 
     # focus, help, quit ------------------------------------------------------------------------
 

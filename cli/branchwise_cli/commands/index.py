@@ -18,6 +18,8 @@ def add_arguments(p) -> None:
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
     p.add_argument("--gc", action="store_true", help="remove unused versions past their retention")
     p.add_argument("--rebuild", action="store_true", help="rebuild the vectors (file or server) from the database")
+    p.add_argument("--stale-only", action="store_true",
+                   help="only re-parse files whose records failed verification, at the indexed commit")
     backend(p)
     json_option(p)
     p.add_argument("--quiet", "-q", action="store_true",
@@ -29,7 +31,8 @@ def run(args) -> int:
     progress = make_progress(args.quiet)
     try:
         report = ws.index(args.branch, args.all_branches, progress=progress, wait=args.wait,
-                          prune=args.prune, gc=args.gc, rebuild=args.rebuild)
+                          prune=args.prune, gc=args.gc, rebuild=args.rebuild,
+                          stale_only=args.stale_only)
     finally:
         if progress is not None:
             progress.close()
