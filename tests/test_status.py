@@ -128,7 +128,7 @@ def test_status_of_every_repository_in_an_index_and_bad_input(repo, tmp_path, ca
     names = [s["repository"] for s in json.loads(capsys.readouterr().out)["repositories"]]
     assert names == ["other", "proj"]
 
-    assert main(["status", "--index", str(tmp_path / "nothing-here")]) == 1
+    assert main(["status", "--index", str(tmp_path / "nothing-here")]) == 2  # bad input: a mistyped --index (exit 2, never a new index)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no index at" in err
     assert main(["status", "--repo", str(tmp_path)]) == 2

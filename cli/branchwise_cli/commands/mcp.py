@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, as_user, backend
+from branchwise_cli.common import EXIT_OK, as_user, backend, index_option
 
 NAME = "mcp"
 HELP = "serve the index to coding agents over MCP (stdio), the model kept warm"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--repo", action="append", default=[],
+    p.add_argument("--repo", action="append", default=[], metavar="REPO",
                    help="repository to serve (repeatable; default: every repository in --index, else .)")
-    p.add_argument("--index")
+    index_option(p)
     backend(p)
     as_user(p)
     p.add_argument("--refresh", action="store_true",

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from branchwise.status import render_text
 from branchwise.workspace import Workspace
-from branchwise_cli.common import EXIT_OK, as_user, print_json
+from branchwise_cli.common import EXIT_OK, as_user, index_option, json_option, print_json
 
 NAME = "status"
 HELP = "what the index covers: branches against their tips, skipped files, stale records"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--repo", help="one repository (default: every repository in --index, else .)")
-    p.add_argument("--index")
+    p.add_argument("--repo", metavar="REPO", help="one repository (default: every repository in --index, else .)")
+    index_option(p)
     as_user(p)
-    p.add_argument("--json", action="store_true")
+    json_option(p)
 
 
 def run(args) -> int:
