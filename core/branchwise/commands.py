@@ -29,6 +29,8 @@ def run_index(args) -> int:
     summaries = workspace.index(
         args.branch, args.all_branches, progress=_progress_bar(), wait=args.wait, prune=args.prune
     )
+    if workspace.recipe_change is not None:
+        print(workspace.recipe_change.message(), file=sys.stderr)
     removed = None
     if args.gc:
         from branchwise.indexer import Indexer
@@ -40,6 +42,8 @@ def run_index(args) -> int:
                 "branches": [s.to_json() for s in summaries]}
         if removed is not None:
             data["gc_removed_versions"] = removed
+        if workspace.recipe_change is not None:
+            data["embedding_recipe_change"] = workspace.recipe_change.to_json()
         print_json(data)
     else:
         for s in summaries:

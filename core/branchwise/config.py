@@ -43,6 +43,8 @@ class Config:
     qdrant_exact: bool = False
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
+    #: raw `[ranking]` table (fusion weights, source-first prior), see branchwise.ranking
+    ranking: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def load(cls, index_dir: Path) -> "Config":
@@ -58,6 +60,7 @@ class Config:
         if unknown:
             raise UsageError(f"unknown setting(s) in {path}: {', '.join(sorted(unknown))}")
         config = cls(**data)
+        config.ranking_settings()  # a bad [ranking] table is reported when the index is opened
         config.model = os.environ.get("BRANCHWISE_MODEL", config.model)
         config.qdrant_collection = os.environ.get("BRANCHWISE_QDRANT_COLLECTION", config.qdrant_collection)
         return config
@@ -66,3 +69,8 @@ class Config:
         from branchwise.chunking import ChunkingRules
 
         return ChunkingRules.from_mapping(self.chunking) if self.chunking else ChunkingRules()
+
+    def ranking_settings(self):
+        from branchwise.ranking import RankingSettings
+
+        return RankingSettings.from_mapping(self.ranking)

@@ -67,6 +67,19 @@ def embedding_key(text: str) -> str:
     return sha256_hex(text.encode("utf-8", "surrogatepass"))
 
 
+def embed_and_store(conn, embedder: Embedder, pending: dict[str, str], progress: Progress, stage: str = "embed") -> None:
+    """Embed texts (embedding key -> text) in batches into the embedding cache."""
+    items = list(pending.items())
+    for start in range(0, len(items), EMBED_BATCH):
+        batch = items[start : start + EMBED_BATCH]
+        vectors = embedder.embed([text for _key, text in batch])
+        conn.executemany(
+            "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
+            [(embedder.name, key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)],
+        )
+        progress(stage, min(start + EMBED_BATCH, len(items)), len(items))
+
+
 class Indexer:
     """Indexes branches of one repository into one store."""
 
@@ -298,16 +311,8 @@ class Indexer:
     # embedding and finishing --------------------------------------------------------------
 
     def _embed_pending(self, run: _Run) -> None:
-        items = list(run.pending.items())
-        for start in range(0, len(items), EMBED_BATCH):
-            batch = items[start : start + EMBED_BATCH]
-            vectors = self.embedder.embed([text for _key, text in batch])
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
-                [(self.embedder.name, key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)],
-            )
-            self.progress("embed", min(start + EMBED_BATCH, len(items)), len(items))
-        run.summary.embedded = len(items)
+        embed_and_store(self.conn, self.embedder, run.pending, self.progress)
+        run.summary.embedded = len(run.pending)
 
     def _finish(self, repo_id: int, run: _Run, started: float) -> None:
         now = utc_now()

@@ -41,6 +41,8 @@ class Workspace:
         #: where the searchable index lives; a dict holds the command line's choices
         self.backend = backend if isinstance(backend, Backend) else Backend.resolve(self.config, **(backend or {}))
         self._store: Store | None = None
+        #: what the last `index` did when the index was made with another embedding recipe
+        self.recipe_change = None
 
     @property
     def store(self) -> Store:
@@ -80,6 +82,9 @@ class Workspace:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
         with WriteLock(self.index_dir, wait=wait):
+            from branchwise import recipe
+
+            self.recipe_change = recipe.migrate(self.store, self.repo, self.config, self.embedder, progress)
             vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
             summaries = [indexer.index_branch(name) for name in _parents_first(names)]
