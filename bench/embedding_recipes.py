@@ -38,7 +38,7 @@ def _capture_parts(repo_path: Path, branch: str) -> dict[tuple[str, str], dict]:
     """Every live chunk of a branch -> its parts, as the chunker hands them to `compose`."""
     calls = []
 
-    def recording(symbol_type, qualified_name, parent_name, signature, docstring, body):
+    def recording(symbol_type, qualified_name, parent_name, signature, docstring, body, path=""):
         calls.append(dict(symbol_type=symbol_type, qualified_name=qualified_name, parent=parent_name,
                           signature=signature, docstring=docstring, body=body))
         return json.dumps(len(calls) - 1)

@@ -25,8 +25,8 @@ META_KEY = "embedding_recipe"
 LEGACY_TEXT_RECIPE = "outline-1"
 
 
-def recipe_id(path_weight: float, text_recipe: str = embedding_text.TEXT_RECIPE) -> str:
-    return f"{text_recipe}; path weight {path_weight:g}"
+def recipe_id(path_weight: float, text_recipe: str | None = None) -> str:
+    return f"{text_recipe or embedding_text.TEXT_RECIPE}; path weight {path_weight:g}"
 
 
 def text_recipe_of(recipe: str) -> str:

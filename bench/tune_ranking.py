@@ -1,0 +1,139 @@
+"""Tune the `[ranking]` settings on one real repository and check them on the other.
+
+`python -m bench.tune_ranking --tune cobra --check click [--cache DIR]`
+
+Fusion weights and the role prior are a handful of numbers; picking them on the questions
+they are then scored on would flatter them. So the grid is searched on one repository's
+questions only (every branch), the best setting whose tests/docs/examples share stays within
+the target is taken, and the same setting is then reported on the other repository. The
+channel rankings of each (question, branch) are collected once through the searcher's own
+channels; fusion and the prior are then replayed in memory for every setting of the grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+
+from bench.realrepos import CachedEmbedder, _is_secondary, index_repo, load_questions
+
+from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
+from branchwise.search import SearchRequest
+
+SECONDARY_TARGET = 0.20
+GRID = {
+    "rrf_k": (10.0, 30.0, 60.0),
+    "dense_weight": (0.75, 1.0, 1.5),
+    "lexical_weight": (0.5, 1.0),
+    "name_weight": (0.5, 1.0, 2.0),
+    "test_weight": (1.0, 0.8, 0.6, 0.4),
+    "docs_weight": (1.0, 0.8, 0.6, 0.4),
+}
+
+
+def collect(workspace, questions, live) -> list[dict]:
+    """Per (question, branch): each channel's ranked keys, and each key's role and identity."""
+    searcher = workspace.searcher
+    cases = []
+    for q in questions:
+        for branch_name in q.branches:
+            branch = searcher.branch(branch_name)
+            request = SearchRequest(q.question, branch_name, top_k=10)
+            scope = searcher._scope(branch, request)
+            depth = 50
+            rankings = {
+                "dense": searcher._dense(searcher._query_vector(q.question), scope, depth),
+                "lexical": searcher._lexical(q.question, scope, depth),
+                "name": searcher._names(q.question, scope, depth),
+            }
+            rankings = {c: searcher._settle_ties(r) for c, r in rankings.items()}
+            info = {}
+            for key in {k for r in rankings.values() for k, _s in r}:
+                result = searcher._result(key, 0.0, branch)
+                info[key] = (role_of(result.path, result.path_class.value, result.identity.language,
+                                     result.identity.qualified_name),
+                             (result.path, result.identity.qualified_name), _is_secondary(result))
+            answers = {a for a in q.answers if a in live[branch_name]}
+            cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
+                          "rankings": rankings, "info": info, "answers": answers,
+                          "wanted": wanted_roles(q.question)})
+    return cases
+
+
+def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ...]) -> dict:
+    """MRR@10, hits@10 and the secondary share of behaviour questions for one setting."""
+    reciprocal, hits, slots, secondary = 0.0, 0, 0, 0
+    for case in cases:
+        fused = fuse({c: case["rankings"][c] for c in channels}, settings)
+        scored = sorted(((item.score * prior_factor(case["info"][item.key][0], case["wanted"], settings), n, item.key)
+                         for n, item in enumerate(fused)), key=lambda s: (-s[0], s[1]))[:10]
+        rank = next((i for i, (_s, _n, key) in enumerate(scored, 1) if case["info"][key][1] in case["answers"]), None)
+        if rank:
+            reciprocal += 1 / rank
+            hits += 1
+        if case["kind"] == "behaviour":
+            slots += len(scored)
+            secondary += sum(1 for _s, _n, key in scored if case["info"][key][2])
+    n = max(len(cases), 1)
+    return {"mrr_at_10": round(reciprocal / n, 4), "hits_at_10": round(hits / n, 4),
+            "secondary_share": round(secondary / max(slots, 1), 4)}
+
+
+MODES = {"fused": ("dense", "lexical", "name"), "dense": ("dense",), "lexical": ("lexical",)}
+
+
+def report(cases, settings) -> dict:
+    return {mode: replay(cases, settings, channels) for mode, channels in MODES.items()}
+
+
+def search_grid(cases) -> tuple[RankingSettings, dict]:
+    best = None
+    for values in itertools.product(*GRID.values()):
+        values = dict(zip(GRID, values))
+        settings = RankingSettings(**values, example_weight=values["test_weight"])
+        figures = report(cases, settings)
+        fused = figures["fused"]
+        if fused["secondary_share"] > SECONDARY_TARGET:
+            continue
+        worst_margin = min(fused["mrr_at_10"] - figures[m]["mrr_at_10"] for m in ("dense", "lexical"))
+        key = (fused["mrr_at_10"], worst_margin >= 0, figures["dense"]["mrr_at_10"])
+        if best is None or key > best[0]:
+            best = (key, settings, figures)
+    return best[1], best[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.tune_ranking", description=__doc__.split("\n")[0])
+    parser.add_argument("--tune", default="cobra", choices=("click", "cobra"))
+    parser.add_argument("--check", default="click", choices=("click", "cobra"))
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
+    parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    from branchwise.embedding import get_embedder
+
+    embedder = CachedEmbedder(get_embedder(), args.cache / "embeddings.sqlite")
+    root = args.index_root or Path(tempfile.mkdtemp(prefix="branchwise-tune-"))
+    cases = {}
+    for repo in (args.tune, args.check):
+        workspace, info = index_repo(repo, args.cache, root / f"index-{repo}", embedder)
+        cases[repo] = collect(workspace, load_questions(repo), info["live"])
+        print(f"{repo}: {len(cases[repo])} cases collected", file=sys.stderr, flush=True)
+    settings, tuned = search_grid(cases[args.tune])
+    doc = {"tuned_on": args.tune, "settings": asdict(settings),
+           "untuned": {repo: report(c, RankingSettings()) for repo, c in cases.items()},
+           "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)}}
+    text = json.dumps(doc, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
