@@ -75,7 +75,7 @@ def recipe_current(parts: dict) -> str:
                                   parts["signature"], parts["docstring"], parts["body"])
 
 
-def _plain(parts: dict, outline: bool, words: bool) -> str:
+def _plain(parts: dict, outline: bool, words: bool, max_chars: int = embedding_text.MAX_CHARS) -> str:
     head = [parts["path"], parts["qualified_name"]]
     if words:
         head.append(embedding_text.split_words(parts["qualified_name"]))
@@ -83,8 +83,15 @@ def _plain(parts: dict, outline: bool, words: bool) -> str:
         head.append(parts["signature"])
     text = "\n".join(head)
     if parts["docstring"]:
-        text = embedding_text._append(text, parts["docstring"], embedding_text.MAX_CHARS * 2 // 3)
-    return embedding_text._append(text, embedding_text._compact(_body_of(parts, outline)), embedding_text.MAX_CHARS)
+        text = embedding_text._append(text, parts["docstring"], max_chars * 2 // 3)
+    return embedding_text._append(text, embedding_text._compact(_body_of(parts, outline)), max_chars)
+
+
+def _doc_first(parts: dict) -> str:
+    """Words a person would use first (name words, then the doc), code after."""
+    text = "\n".join(p for p in (embedding_text.split_words(parts["qualified_name"]), parts["docstring"]) if p)
+    text = embedding_text._append(text, parts["signature"], embedding_text.MAX_CHARS) if text else parts["signature"]
+    return embedding_text._append(text, embedding_text._compact(parts["body"]), embedding_text.MAX_CHARS)
 
 
 RECIPES = {
@@ -92,6 +99,9 @@ RECIPES = {
     "path+name+sig+doc+body": lambda p: _plain(p, outline=False, words=False),
     "path+name+sig+doc+body, outline for containers": lambda p: _plain(p, outline=True, words=False),
     "path+name+words+sig+doc+body, outline for containers": lambda p: _plain(p, outline=True, words=True),
+    "path+name+sig+doc+body, outline for containers, 600 chars": lambda p: _plain(p, outline=True, words=False,
+                                                                              max_chars=600),
+    "words+doc+sig+body, outline for containers": _doc_first,
 }
 PATH_WEIGHTS = (0.0, 0.25)
 

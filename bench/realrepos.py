@@ -42,10 +42,18 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION_DIR = Path(__file__).with_name("realrepos")
-#: where the bundles are: $BRANCHWISE_REALREPOS, else `shared/realrepos` beside the checkout (or one up)
-BUNDLES = Path(os.environ.get("BRANCHWISE_REALREPOS") or next(
-    (p for p in (ROOT.parent / "shared" / "realrepos", ROOT.parent.parent / "shared" / "realrepos") if p.is_dir()),
-    ROOT.parent / "shared" / "realrepos"))
+#: where the bundles are looked for: $BRANCHWISE_REALREPOS, `shared/realrepos` beside the
+#: checkout (or one level up), then this directory, which carries cobra's (Apache-2.0) so the
+#: model test runs on a clean clone
+BUNDLE_DIRS = [Path(p) for p in (os.environ.get("BRANCHWISE_REALREPOS"),) if p] + [
+    ROOT.parent / "shared" / "realrepos", ROOT.parent.parent / "shared" / "realrepos", QUESTION_DIR]
+
+
+def bundle(repo: str) -> Path:
+    for directory in BUNDLE_DIRS:
+        if (directory / f"{repo}.bundle").is_file():
+            return directory / f"{repo}.bundle"
+    raise FileNotFoundError(f"no {repo}.bundle in {', '.join(map(str, BUNDLE_DIRS))}")
 MODES = ("fused", "dense", "lexical")
 #: a top-10 slot taken by a test, prose documentation or an example answers a behaviour
 #: question with something other than the code (Go code under doc/ is code, not prose)
@@ -76,7 +84,7 @@ def clone(repo: str, cache: Path) -> Path:
     """The bundle cloned once into the cache, with a local branch per release line."""
     dest = cache / repo
     if not (dest / ".git").exists():
-        subprocess.run(["git", "clone", "-q", str(BUNDLES / f"{repo}.bundle"), str(dest)], check=True)
+        subprocess.run(["git", "clone", "-q", str(bundle(repo)), str(dest)], check=True)
     remote = subprocess.run(["git", "-C", str(dest), "branch", "-r", "--format=%(refname:short)"],
                             check=True, capture_output=True, text=True).stdout.split()
     for ref in remote:
@@ -110,13 +118,14 @@ class CachedEmbedder:
                 [self.name, *part]).fetchall()
             found.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
         missing = sorted({k: t for k, t in zip(keys, texts) if k not in found}.items())
-        if missing:
-            vectors = self.inner.embed([t for _k, t in missing])
-            self.computed += len(missing)
+        for start in range(0, len(missing), 64):  # kept as it goes: an interrupted run loses little
+            batch = missing[start:start + 64]
+            vectors = self.inner.embed([t for _k, t in batch])
+            self.computed += len(batch)
             self.db.executemany("INSERT OR IGNORE INTO vec VALUES (?, ?, ?)",
-                                [(self.name, k, v.astype(np.float32).tobytes()) for (k, _t), v in zip(missing, vectors)])
+                                [(self.name, k, v.astype(np.float32).tobytes()) for (k, _t), v in zip(batch, vectors)])
             self.db.commit()
-            found.update((k, v) for (k, _t), v in zip(missing, vectors))
+            found.update((k, v) for (k, _t), v in zip(batch, vectors))
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.vstack([found[k] for k in keys]).astype(np.float32)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import pickle
 import sys
 import tempfile
 from dataclasses import asdict
@@ -93,10 +94,14 @@ def report(cases, settings) -> dict:
 
 def search_grid(cases) -> tuple[RankingSettings, dict]:
     best = None
+    single: dict = {}  # a one-channel mode depends only on rrf_k and the role weights
     for values in itertools.product(*GRID.values()):
         values = dict(zip(GRID, values))
         settings = RankingSettings(**values, example_weight=values["test_weight"])
-        figures = report(cases, settings)
+        prior_key = (settings.rrf_k, settings.test_weight, settings.docs_weight)
+        if prior_key not in single:
+            single[prior_key] = {m: replay(cases, settings, MODES[m]) for m in ("dense", "lexical")}
+        figures = {"fused": replay(cases, settings, MODES["fused"]), **single[prior_key]}
         fused = figures["fused"]
         if fused["secondary_share"] > SECONDARY_TARGET:
             continue
@@ -113,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", default="click", choices=("click", "cobra"))
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
     parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
+    parser.add_argument("--reuse-cases", action="store_true",
+                        help="replay the channel rankings saved by an earlier run in --index-root")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     from branchwise.embedding import get_embedder
@@ -120,9 +127,14 @@ def main(argv: list[str] | None = None) -> int:
     embedder = CachedEmbedder(get_embedder(), args.cache / "embeddings.sqlite")
     root = args.index_root or Path(tempfile.mkdtemp(prefix="branchwise-tune-"))
     cases = {}
-    for repo in (args.tune, args.check):
+    for repo in dict.fromkeys((args.tune, args.check)):
+        saved = root / f"cases-{repo}.pickle"
+        if args.reuse_cases and saved.exists():
+            cases[repo] = pickle.loads(saved.read_bytes())
+            continue
         workspace, info = index_repo(repo, args.cache, root / f"index-{repo}", embedder)
         cases[repo] = collect(workspace, load_questions(repo), info["live"])
+        saved.write_bytes(pickle.dumps(cases[repo]))
         print(f"{repo}: {len(cases[repo])} cases collected", file=sys.stderr, flush=True)
     settings, tuned = search_grid(cases[args.tune])
     doc = {"tuned_on": args.tune, "settings": asdict(settings),

@@ -4,7 +4,8 @@ Real repositories hold as much test, documentation and example code as code that
 work, and all of it shares the question's words: a question about behaviour then gets
 `test_cancel_twice` or a docs page above `cancel`. The prior lowers the score of those
 roles (a multiplier per role, not a filter), except for the roles the question itself asks
-for ("tests for ...", "documentation on ..."), so a request for tests still finds tests.
+for ("tests for ...", "documentation on ..."): then those lead and source code steps back,
+so a request for tests finds tests.
 Documentation means prose (Markdown, reST, text); code that lives under `doc/` (a
 man-page generator, say) is code and ranks as code.
 
@@ -107,4 +108,11 @@ def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings
 
 
 def prior_factor(role: str, wanted: frozenset[str], settings: RankingSettings) -> float:
-    return 1.0 if role in wanted else settings.role_weight(role)
+    """The score multiplier of a symbol of `role` for a question that asks for `wanted` roles:
+    source leads unless the question asks for tests, docs or examples; then those lead and
+    source code steps back as far as the least-weighted role normally does."""
+    if role in wanted:
+        return 1.0
+    if role == "source" and wanted:
+        return min(settings.role_weight(r) for r in ROLES if r != "source")
+    return settings.role_weight(role)
