@@ -49,7 +49,7 @@ def demo() -> None:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     samples = DEMO / "samples"
     run(PYTHON, ROOT / "sample_repos" / "build.py", samples)
-    branchwise = [PYTHON, "-m", "branchwise.cli"]
+    branchwise = [PYTHON, "-m", "branchwise_cli"]
     for name in ("shop", "engine", "webapp"):
         print(f"indexing every branch of {name} ...", flush=True)
         run(*branchwise, "index", samples / name, "--all-branches", "--index", DEMO / "index", env=env)

@@ -10,7 +10,7 @@ with its branch's live set as the filter (selector construction included, as in 
 and recall@10 against an exact search over that live set. The baseline is the exact flat scan
 with an `IDSelectorBatch`, which is what the product shipped before this benchmark.
 
-The last row is the product's own code path (`branchwise.vectors.build_index` and
+The last row is the product's own code path (`branchwise.backends.local.vectors.build_index` and
 `search_index`), saved to disk for the memory benchmark (item 6).
 """
 
@@ -23,7 +23,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from branchwise import vectors as product
+from branchwise.backends.local import vectors as product
 
 DIM = 384
 

@@ -2,7 +2,7 @@
 
 The FAISS index lives in memory while a search process runs, so its size decides which
 machines can serve a large multi-branch index. A fresh subprocess loads the product's index
-saved by item 4, answers branch-filtered queries through `branchwise.vectors.search_index`,
+saved by item 4, answers branch-filtered queries through `branchwise.backends.local.vectors.search_index`,
 and reports its peak RSS (`VmHWM`, the high-water mark of its own address space:
 `ru_maxrss` would inherit the parent's peak across exec on Linux); a second one also loads the default model, as a
 `branchwise search` process does. The baseline is the raw float32 vectors' size (n x 384 x 4
@@ -19,7 +19,7 @@ from pathlib import Path
 PROBE = """
 import json, resource, sys
 import faiss, numpy as np
-from branchwise.vectors import search_index
+from branchwise.backends.local.vectors import search_index
 work, with_model = sys.argv[1], sys.argv[2] == "1"
 if with_model:
     from branchwise.embedding import get_embedder

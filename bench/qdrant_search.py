@@ -3,7 +3,7 @@
 Same corpus, queries and exact truth as `bench.filtered_search` (n stored versions, 20
 branches, each with its live set; recall@10 against an exact search over the live set), so
 the rows compare directly with that item's FAISS rows; the product's own FAISS index
-(`branchwise.vectors.build_index` + `search_index`) is measured again in this run as the
+(`branchwise.backends.local.vectors.build_index` + `search_index`) is measured again in this run as the
 same-run baseline.
 
 No Qdrant server runs here, so the engine is Qdrant Edge (`qdrant_edge`, the Rust segment
@@ -38,7 +38,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from branchwise import vectors as product
+from branchwise.backends.local import vectors as product
 
 from bench.filtered_search import DIM, exact_top, make_corpus, make_queries, measure
 

@@ -19,7 +19,7 @@ from pathlib import Path
 PARTS = """
 import json, time
 t0 = time.perf_counter()
-import branchwise.cli, branchwise.commands, branchwise.workspace, branchwise.search
+import branchwise_cli.main, branchwise.workspace, branchwise.search
 t1 = time.perf_counter()
 from branchwise.embedding import get_embedder
 get_embedder().embed(["x"])
@@ -45,7 +45,7 @@ def _imports_torch(args: list[str]) -> bool:
 
 
 def run(repo: Path, index: Path, work: Path, repeat: int) -> dict:
-    python = [sys.executable, "-m", "branchwise.cli"]
+    python = [sys.executable, "-m", "branchwise_cli"]
     where = ["--repo", str(repo), "--index", str(index)]
     bare_s, _ = _timed([sys.executable, "-c", "pass"], repeat)
     search_s, done = _timed([*python, "search", "cancel an order", *where, "--branch", "main", "--json"], repeat)
@@ -64,7 +64,7 @@ def run(repo: Path, index: Path, work: Path, repeat: int) -> dict:
         commands[name] = {
             "seconds": seconds,
             "vs_bare_python": seconds / bare_s,
-            "imports_torch": _imports_torch(["-m", "branchwise.cli", *args]),
+            "imports_torch": _imports_torch(["-m", "branchwise_cli", *args]),
         }
     return {
         "bare_python_s": bare_s,

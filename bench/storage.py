@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from branchwise.embedding import HASHING_MODEL
-from branchwise.vectors import VectorIndex
+from branchwise.backends.local.vectors import VectorIndex
 from branchwise.workspace import Workspace
 from bench.synthrepo import generate
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from branchwise.backend import Backend
+from branchwise.backends.backend import Backend
 from branchwise.config import Config
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.search import SearchRequest
@@ -85,10 +85,10 @@ def ranking(workspace: Workspace, query: str, mode: str) -> list[tuple[str, str,
 
 
 def cli(*argv, **env) -> subprocess.CompletedProcess:
-    from branchwise.qdrant import close_clients
+    from branchwise.backends.qdrant import close_clients
 
     close_clients()  # Qdrant's local mode lets one process at a time open its folder
-    out = subprocess.run([sys.executable, "-m", "branchwise.cli", *map(str, argv)],
+    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)],
                          capture_output=True, text=True, env={**os.environ, **env})
     assert "Traceback" not in out.stderr, out.stderr
     return out

@@ -1,15 +1,27 @@
-"""The core stays usable without the UI, and model-free commands start without torch."""
+"""The layers hold: the command line on top, the review app below it, the core at the bottom.
 
+The core never reaches the review app, Textual or the command line by any route (a plain
+import, an import inside a function, or a module name in a string handed to importlib);
+no modules import each other in a loop; model-free commands start without torch.
+"""
+
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parents[1]
+CORE = ROOT / "core" / "branchwise"
 CORE_MODULES = [
-    p.relative_to(ROOT / "core").with_suffix("").as_posix().replace("/", ".")
-    for p in sorted((ROOT / "core" / "branchwise").rglob("*.py"))
+    p.relative_to(ROOT / "core").with_suffix("").as_posix().replace("/", ".").removesuffix(".__init__")
+    for p in sorted(CORE.rglob("*.py"))
     if p.name != "__main__.py"
 ]
+ABOVE_THE_CORE = ("branchwise_tui", "branchwise_cli", "textual")
+#: a module name of a package above the core, anywhere in a line (module names are lower case)
+NAMES_ABOVE = re.compile(r"\b(" + "|".join(ABOVE_THE_CORE) + r")\b")
 
 
 def _loaded_after(code: str) -> set[str]:
@@ -20,17 +32,45 @@ def _loaded_after(code: str) -> set[str]:
     return set(out.split())
 
 
-def test_importing_every_core_module_never_imports_textual():
-    imports = "\n".join(f"import {name}" for name in CORE_MODULES)
-    loaded = _loaded_after(imports)
-    assert "textual" not in loaded
-    assert "branchwise_tui" not in loaded
+def test_importing_every_core_module_loads_nothing_above_the_core():
+    assert len(CORE_MODULES) > 30 and "branchwise.workspace" in CORE_MODULES
+    loaded = _loaded_after("\n".join(f"import {name}" for name in CORE_MODULES))
+    assert {name.split(".")[0] for name in loaded} & set(ABOVE_THE_CORE) == set()
+
+
+def test_the_core_never_names_a_package_above_it():
+    """Catches what no import graph shows: `importlib.import_module("branchwise_tui.app")`."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sorted(CORE.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if NAMES_ABOVE.search(line)
+    ]
+    assert found == []
+
+
+def test_the_name_check_would_catch_a_string_import():
+    """The check above is only worth something if it fails on the route it exists for."""
+    assert NAMES_ABOVE.search('app = importlib.import_module("branchwise_tui.app")')
+    assert NAMES_ABOVE.search("__import__('textual.app')")
+    assert not NAMES_ABOVE.search("core never imports Textual")  # prose may name the library
+
+
+def test_no_import_cycles():
+    graph = grimp.build_graph("branchwise", "branchwise_tui", "branchwise_cli")
+    modules = sorted(graph.modules)
+    cycles = [
+        (a, b) for a in modules for b in graph.find_modules_directly_imported_by(a)
+        if a < b and graph.chain_exists(importer=b, imported=a)
+    ]
+    assert cycles == []
 
 
 def test_model_free_commands_do_not_import_torch():
-    loaded = _loaded_after("import branchwise.cli, branchwise.commands, branchwise.workspace")
+    loaded = _loaded_after("import branchwise_cli.main; branchwise_cli.main.build_parser()")
     assert "torch" not in loaded
     assert "sentence_transformers" not in loaded
+    assert "textual" not in loaded  # only `review` loads the app, when it runs
 
 
 def test_import_linter_contract_holds():

@@ -24,7 +24,7 @@ import pytest
 
 from branchwise.search import SearchRequest
 from branchwise.store import DB_FILE
-from branchwise.vectors import VectorIndex
+from branchwise.backends.local.vectors import VectorIndex
 from branchwise.workspace import Workspace
 
 KILLS = 30
@@ -44,11 +44,11 @@ def hashing_model(monkeypatch):
 
 
 def index_command(repo: Path, index: Path, selection: list[str]) -> list[str]:
-    return [sys.executable, "-m", "branchwise.cli", "index", str(repo), *selection, "--index", str(index)]
+    return [sys.executable, "-m", "branchwise_cli", "index", str(repo), *selection, "--index", str(index)]
 
 
 def run_cli(*argv: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "branchwise.cli", *argv], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "branchwise_cli", *argv], capture_output=True, text=True)
 
 
 def timed_run(repo: Path, index: Path) -> float:

@@ -31,7 +31,7 @@ def hashing_model(monkeypatch):
 
 def cli(*argv: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", *map(str, argv)], capture_output=True, text=True, cwd=cwd
+        [sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True, text=True, cwd=cwd
     )
     assert "Traceback" not in out.stderr, out.stderr
     return out

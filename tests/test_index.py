@@ -201,7 +201,7 @@ def test_missing_vector_file_is_rebuilt_from_sqlite(repo, tmp_path, backend):
 def test_an_index_run_writes_only_the_vector_delta_until_it_outgrows_the_base(repo, tmp_path, backend, monkeypatch):
     if backend != "faiss":
         pytest.skip("the FAISS files")
-    from branchwise import vectors
+    from branchwise.backends.local import vectors
 
     ws = open_workspace(repo, tmp_path)
     ws.index(["main"])
@@ -225,9 +225,7 @@ def test_an_index_run_writes_only_the_vector_delta_until_it_outgrows_the_base(re
     repo.commit("no loyalty")
     ws = open_workspace(repo, tmp_path)
     ws.index(["main"])
-    from branchwise.indexer import Indexer
-
-    Indexer(ws.store, ws.repo, ws.config, ws.embedder).collect_garbage(retention_days=0)
+    ws.collect_garbage(retention_days=0)
     assert not base.with_suffix(".delta.npz").exists() and base.read_bytes() != before[1]
     again = open_workspace(repo, tmp_path)
     assert again.searcher.vectors.index.ntotal == again.store.conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
@@ -248,7 +246,7 @@ def test_unknown_branch_is_a_usage_error(repo, tmp_path):
 
 def test_cli_index_json_contract(repo, tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "index", str(repo.path), "--all-branches",
+        [sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--all-branches",
          "--index", str(tmp_path / "index"), "--json"],
         capture_output=True, text=True,
     )
@@ -269,7 +267,7 @@ def test_cli_index_json_contract(repo, tmp_path):
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(argv, message, tmp_path):
-    out = subprocess.run([sys.executable, "-m", "branchwise.cli", *argv], capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *argv], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 2
     assert message in out.stderr
     assert "Traceback" not in out.stderr

@@ -17,12 +17,11 @@ from pathlib import Path
 import pytest
 
 from branchwise.errors import BranchwiseError
-from branchwise.exporting import export_bundle
 from branchwise.models import Label
-from branchwise.qdrant import QdrantPublisher, close_clients
+from branchwise.backends.qdrant import QdrantPublisher, close_clients
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
-from conftest import backend_environment
+from backend_env import backend_environment
 from gittools import GitBuilder
 
 QUERIES = ("cancel order", "make order cancellation idempotent", "refund payment", "optimizer thresholds",
@@ -115,8 +114,8 @@ def test_a_teammate_with_only_a_checkout_and_the_server_searches_verifies_and_ex
     assert again[0].label is Label.REFERENCE_ONLY
     assert writer.search(SearchRequest("cancel order", "main", top_k=10))[0].label is None
 
-    report = export_bundle(teammate, SearchRequest("make order cancellation idempotent", "main", top_k=6),
-                           tmp_path / "bundle.md")
+    report = teammate.export(SearchRequest("make order cancellation idempotent", "main", top_k=6),
+                             tmp_path / "bundle.md")
     assert "Version: main @ " in (tmp_path / "bundle.md").read_text()
     assert report.manifest_path.exists()
 
@@ -154,11 +153,7 @@ def test_live_set_changes_update_payloads_in_place_and_deletions_become_history(
     hit = next(r for r in history if r.identity.qualified_name == "refund_payment")
     assert hit.history_note.startswith("removed on main at ") and hit.verdict.value == "deleted"
 
-    from branchwise.indexer import Indexer
-
-    indexer = Indexer(ws.store, ws.repo, ws.config, ws.embedder,
-                      vectors=ws.backend.vector_store(ws.store, ws.embedder, ws.config.path_weight))
-    assert indexer.collect_garbage(retention_days=0) == 1
+    assert ws.collect_garbage(retention_days=0) == 1
     history = ws.search(SearchRequest("refund payment", "main", top_k=10, scope="all"))
     assert "refund_payment" not in {r.identity.qualified_name for r in history}
 
@@ -215,7 +210,7 @@ def test_cli_over_qdrant_and_its_errors(tmp_path, monkeypatch):
     repo.commit("initial")
 
     def cli(*argv):
-        return subprocess.run([sys.executable, "-m", "branchwise.cli", *argv], capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-m", "branchwise_cli", *argv], capture_output=True, text=True,
                               env={**os.environ, "HF_HUB_OFFLINE": "1"})
 
     qdrant_dir = str(tmp_path / "qdrant")

@@ -125,7 +125,7 @@ def test_results_carry_per_channel_ranks(repo, tmp_path):
 def test_search_json_has_path_class_and_channel_ranks(repo, tmp_path):
     _workspace(repo, tmp_path).close()
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "search", "cancel order", "--repo", str(repo.path),
+        [sys.executable, "-m", "branchwise_cli", "search", "cancel order", "--repo", str(repo.path),
          "--branch", "main", "--index", str(tmp_path / "index"), "--json"],
         capture_output=True, text=True,
     )
@@ -146,7 +146,7 @@ def test_bad_ranking_settings_are_usage_errors(repo, tmp_path, table, message):
     with pytest.raises(UsageError, match=message.replace("[", r"\[")):
         _workspace(repo, tmp_path, table)
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "search", "cancel", "--repo", str(repo.path),
+        [sys.executable, "-m", "branchwise_cli", "search", "cancel", "--repo", str(repo.path),
          "--branch", "main", "--index", str(tmp_path / "index")],
         capture_output=True, text=True,
     )

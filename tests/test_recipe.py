@@ -51,9 +51,9 @@ def _embedding_count(ws: Workspace) -> int:
 
 def test_a_new_index_records_the_recipe(repo, tmp_path):
     ws = Workspace(repo.path, tmp_path / "index")
-    ws.index(["main"])
+    report = ws.index(["main"])
     assert ws.store.meta(recipe.META_KEY) == recipe.recipe_id(ws.config.path_weight)
-    assert ws.recipe_change is None
+    assert report.recipe_change is None
 
 
 def test_a_changed_text_recipe_re_embeds_once(repo, tmp_path, monkeypatch):
@@ -66,8 +66,7 @@ def test_a_changed_text_recipe_re_embeds_once(repo, tmp_path, monkeypatch):
     monkeypatch.setattr(embedding_text, "TEXT_RECIPE", "test-recipe-2")
     monkeypatch.setattr(embedding_text, "compose", lambda *a, **k: "recipe two\n" + original(*a, **k))
     ws = Workspace(repo.path, tmp_path / "index")
-    ws.index(["main"])
-    change = ws.recipe_change
+    change = ws.index(["main"]).recipe_change
     assert change is not None and change.versions == len(before)
     assert change.reembedded == len(before)  # every symbol text is new; the path texts are cached
     assert "test-recipe-2" in change.message() and "texts embedded once" in change.message()
@@ -77,8 +76,7 @@ def test_a_changed_text_recipe_re_embeds_once(repo, tmp_path, monkeypatch):
     assert _embedding_count(ws) == count + len(before)
     [first, *_] = ws.search(SearchRequest("cancel order", "main", top_k=3, mode="dense"))
     assert first.identity.qualified_name == "OrderService.cancel_order"
-    ws.index(["main"])
-    assert ws.recipe_change is None  # once
+    assert ws.index(["main"]).recipe_change is None  # once
 
 
 def test_an_index_from_before_recipes_counts_as_the_legacy_recipe(repo, tmp_path):
@@ -96,7 +94,7 @@ def test_a_changed_path_weight_rebuilds_vectors_without_embedding(repo, tmp_path
     ws.close()
     (index / "config.toml").write_text("path_weight = 0.0\n")
     out = subprocess.run(
-        [sys.executable, "-m", "branchwise.cli", "index", str(repo.path), "--branch", "main",
+        [sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--branch", "main",
          "--index", str(index), "--json"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert "embedding recipe changed" in out.stderr and "nothing re-embedded" in out.stderr

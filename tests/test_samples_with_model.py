@@ -12,10 +12,9 @@ import subprocess
 
 import pytest
 
-from branchwise.exporting import export_bundle
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
-from conftest import BACKENDS, backend_environment
+from backend_env import BACKENDS, backend_environment
 
 pytestmark = pytest.mark.model
 
@@ -81,7 +80,7 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
 
     out = tmp_path / "bundle.md"
     request = SearchRequest("make order cancellation idempotent", "main", top_k=10, scope="all")
-    report = export_bundle(ws, request, out)
+    report = ws.export(request, out)
     bundle = out.read_text()
     manifest = json.loads(report.manifest_path.read_text())
     by_name = {e["qualified_name"]: e for e in manifest["results"]}

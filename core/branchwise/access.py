@@ -14,7 +14,8 @@ optionally, the path prefixes they are limited to in a repository:
 
 A user may read the union of what their own entry and their groups grant; a repository
 granted without `paths` by any of them is readable in full. Without an access file nothing is
-restricted. With one, the user is `--as USER`, else `BRANCHWISE_USER`, else the OS user name.
+restricted. With one, the user is the configured one (`--as USER`, else `BRANCHWISE_USER`),
+else the OS user name.
 The result is a restriction that the searcher applies to the allowed set *before* ranking,
 so a forbidden chunk can neither be returned nor push a readable one out of the top k.
 """
@@ -22,7 +23,6 @@ so a forbidden chunk can neither be returned nor push a readable one out of the 
 from __future__ import annotations
 
 import getpass
-import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +30,6 @@ from pathlib import Path
 from branchwise.errors import AccessDeniedError, UsageError
 
 ACCESS_FILE = "access.toml"
-USER_ENV = "BRANCHWISE_USER"
 
 
 @dataclass(frozen=True)
@@ -44,8 +43,9 @@ class Restriction:
         return self.prefixes is None or path.startswith(self.prefixes)
 
 
-def current_user(explicit: str | None = None) -> str:
-    return explicit or os.environ.get(USER_ENV) or getpass.getuser()
+def current_user(configured: str | None = None) -> str:
+    """The configured user (see config.py), else the operating system's."""
+    return configured or getpass.getuser()
 
 
 def restriction_for(index_dir: Path, repository: str, user: str | None = None) -> Restriction | None:

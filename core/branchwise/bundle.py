@@ -1,6 +1,6 @@
 """Export: verified, labelled results as one Markdown bundle for a model, plus a manifest.
 
-This is the last step before code enters a model's context (seed 000, section 4.7): drop
+This is the last step before code enters a model's context: drop
 duplicates, restore the class line a method was cut from, put a citation header on every chunk,
 mark history as reference-only, keep excluded code out, and record what was used from which
 commit. The manifest (`<stem>.manifest.json` beside the bundle) lists every result, included or
@@ -77,7 +77,7 @@ def write_bundle(results: list[Result], out: Path, context: BundleContext) -> Bu
         if result.verdict is None:
             raise BranchwiseError(f"result {result.rank} ({result.path}) was not verified; verify before export")
     kept, duplicates = _dedup(results)
-    dates = _CommitDates(context.repo)
+    dates = CommitDates(context.repo)
     sections, entries = [], []
     for result in sorted(results, key=lambda r: r.rank):
         shown = shown_for(result, context)
@@ -173,7 +173,7 @@ def _refuse_secrets(sections: list[tuple[Result, Shown]], out: Path, context: Bu
 # rendering -----------------------------------------------------------------------------------
 
 
-class _CommitDates:
+class CommitDates:
     """Commit dates (YYYY-MM-DD, UTC) looked up once each; None without a repository."""
 
     def __init__(self, repo: GitRepo | None):
@@ -199,7 +199,7 @@ def header_for(result: Result, context: BundleContext, dates: Callable[[str], st
 
     `dates` maps a commit to its date string; by default it is looked up in `context.repo`.
     """
-    dates = dates or _CommitDates(context.repo)
+    dates = dates or CommitDates(context.repo)
     target_version = version_string(context.branch, context.target_commit, dates(context.target_commit))
     if context.target_is_work_tree:
         target_version += ", work tree"
@@ -209,7 +209,7 @@ def header_for(result: Result, context: BundleContext, dates: Callable[[str], st
     )
 
 
-def _render(sections: list[tuple[Result, Shown]], context: BundleContext, dates: _CommitDates) -> str:
+def _render(sections: list[tuple[Result, Shown]], context: BundleContext, dates: CommitDates) -> str:
     parts = [_title(context, len(sections))]
     for number, (result, shown) in enumerate(sections, start=1):
         header = header_for(result, context, dates)

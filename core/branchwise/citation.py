@@ -1,8 +1,7 @@
 """The citation header: which version a chunk is, whether it was checked, and what it is for.
 
 A chunk without a header is, to the model that reads it, simply "the code". The three lines
-(seed 000, section 3.5; DESIGN.md) turn it into a fact with a source, a version and a check
-result, and a history chunk into an explicitly labelled reference that must not be copied.
+below turn it into a fact with a source, a version and a check result, and a history chunk into an explicitly labelled reference that must not be copied.
 
     Source: src/orders/services/order_service.py#L41-L58 (OrderService.cancel_order)
     Version: main @ 9f3c1ab (2026-09-29)

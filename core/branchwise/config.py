@@ -1,16 +1,24 @@
-"""Settings, read from `config.toml` in the index directory, with sensible defaults.
+"""Settings, resolved once per command: flags, then the environment, then `config.toml`, then defaults.
 
 One file per index keeps a shared index consistent for everyone who queries it: the model
-that embedded the vectors must be the model that embeds the queries. `BRANCHWISE_MODEL`
-overrides the model for one process (tests use the hashing embedder this way), and
-`BRANCHWISE_QDRANT_COLLECTION` the Qdrant collections' prefix (backend.py reads the others).
+that embedded the vectors must be the model that embeds the queries. The environment
+overrides it for one process (tests use the hashing embedder through `BRANCHWISE_MODEL`),
+and the command line overrides both. The resolved `Config` is passed down; nothing else
+reads the environment or the file.
+
+A Qdrant address given on the command line (`--qdrant-url`, `--qdrant-path`) implies the
+qdrant backend unless `--backend` says otherwise, and replaces any address set below it; the
+same holds for the environment's address over the file's.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +26,21 @@ from branchwise.embedding import DEFAULT_MODEL
 from branchwise.errors import UsageError
 
 CONFIG_FILE = "config.toml"
+BACKENDS = ("faiss", "qdrant")
+
+#: the environment variable of each setting that one process may override
+ENVIRONMENT = {
+    "model": "BRANCHWISE_MODEL",
+    "backend": "BRANCHWISE_BACKEND",
+    "qdrant_url": "BRANCHWISE_QDRANT_URL",
+    "qdrant_path": "BRANCHWISE_QDRANT_PATH",
+    "qdrant_collection": "BRANCHWISE_QDRANT_COLLECTION",
+    "qdrant_api_key": "QDRANT_API_KEY",
+    "user": "BRANCHWISE_USER",
+}
+#: settings that belong to a person or a process, never to the shared file
+NOT_IN_FILE = ("qdrant_api_key", "user")
+_LOCATION = ("qdrant_url", "qdrant_path")
 
 
 @dataclass
@@ -27,11 +50,13 @@ class Config:
     path_weight: float = 0.25
     #: days an unreferenced version (and its vector) is kept before `gc` removes it
     retention_days: float = 30.0
+    #: up to this many vectors the FAISS index is an exact flat scan, above it an IVF index
+    flat_max_vectors: int = 100_000
     #: failure ratio above which `stats` recommends re-indexing
     failure_threshold: float = 0.4
     #: consecutive rising sessions after which `stats` recommends re-indexing
     rising_sessions: int = 3
-    #: where the searchable index lives: "faiss" (beside the database) or "qdrant" (see backend.py)
+    #: where the searchable index lives: "faiss" (beside the database) or "qdrant" (see backends/)
     backend: str = "faiss"
     qdrant_url: str | None = None
     qdrant_path: str | None = None
@@ -41,29 +66,46 @@ class Config:
     #: against latency, measured in bench/results/README.md
     qdrant_hnsw_ef: int | None = None
     qdrant_exact: bool = False
+    qdrant_api_key: str | None = None
+    #: who reads, for the index's access file (None: the operating system's user)
+    user: str | None = None
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
     #: raw `[ranking]` table (fusion weights, source-first prior), see branchwise.ranking
     ranking: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
+    def resolve(
+        cls,
+        index_dir: Path,
+        flags: Mapping[str, Any] | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> "Config":
+        """The settings for one command: `flags` (None values are unset), the environment,
+        the index's config.toml, the defaults; each layer type-checked."""
+        environ = os.environ if environ is None else environ
+        path = Path(index_dir) / CONFIG_FILE
+        layers = [
+            _checked(_read_file(path), f"configuration file {path}", in_file=True),
+            _checked({name: environ[var] for name, var in ENVIRONMENT.items() if environ.get(var)},
+                     "environment", in_file=False),
+            _checked({name: value for name, value in (flags or {}).items() if value is not None},
+                     "command line", in_file=False),
+        ]
+        values: dict[str, Any] = {}
+        for number, layer in enumerate(layers):
+            if number > 0 and any(layer.get(name) for name in _LOCATION):
+                for name in _LOCATION:  # one Qdrant location per layer replaces the one below
+                    values.pop(name, None)
+            if number == 2 and any(layer.get(name) for name in _LOCATION) and "backend" not in layer:
+                values["backend"] = "qdrant"  # --qdrant-url/--qdrant-path imply the backend
+            values.update(layer)
+        return cls(**values)
+
+    @classmethod
     def load(cls, index_dir: Path) -> "Config":
-        path = index_dir / CONFIG_FILE
-        data: dict[str, Any] = {}
-        if path.exists():
-            try:
-                data = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-                raise UsageError(f"bad configuration file {path}: {error}") from None
-        known = {name for name in cls.__dataclass_fields__}
-        unknown = set(data) - known
-        if unknown:
-            raise UsageError(f"unknown setting(s) in {path}: {', '.join(sorted(unknown))}")
-        config = cls(**data)
-        config.ranking_settings()  # a bad [ranking] table is reported when the index is opened
-        config.model = os.environ.get("BRANCHWISE_MODEL", config.model)
-        config.qdrant_collection = os.environ.get("BRANCHWISE_QDRANT_COLLECTION", config.qdrant_collection)
-        return config
+        """The settings without command-line flags."""
+        return cls.resolve(index_dir)
 
     def chunking_rules(self):
         from branchwise.chunking import ChunkingRules
@@ -74,3 +116,55 @@ class Config:
         from branchwise.ranking import RankingSettings
 
         return RankingSettings.from_mapping(self.ranking)
+
+
+def _read_file(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"bad configuration file {path}: {error}") from None
+
+
+def _accepted_types() -> dict[str, tuple[type, ...]]:
+    """Each setting's accepted value types, read from the field annotations (a float takes an int)."""
+    accepted = {}
+    for name, hint in typing.get_type_hints(Config).items():
+        options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        wanted = tuple(typing.get_origin(t) or t for t in options if t is not type(None))
+        accepted[name] = (int, *wanted) if float in wanted else wanted
+    return accepted
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "a table"}
+
+
+_TYPES = _accepted_types()
+
+
+def _checked(layer: dict[str, Any], where: str, in_file: bool) -> dict[str, Any]:
+    """The layer's settings, each of its field's type (one line naming the first that is not)."""
+    known = {f.name for f in fields(Config)} - (set(NOT_IN_FILE) if in_file else set())
+    unknown = set(layer) - known
+    if unknown:
+        raise UsageError(f"unknown setting(s) in {where}: {', '.join(sorted(unknown))}")
+    for name, value in layer.items():
+        wanted = _TYPES[name]
+        is_bool = isinstance(value, bool)
+        if not isinstance(value, wanted) or (is_bool and bool not in wanted):
+            raise UsageError(f"bad setting in {where}: {name} must be {_TYPE_NAMES[wanted[-1]]}, "
+                             f"not {value!r}")
+    if layer.get("backend") not in (None, *BACKENDS):
+        raise UsageError(f"bad setting in {where}: unknown backend {layer['backend']!r} "
+                         f"(choose from {', '.join(BACKENDS)})")
+    if "ranking" in layer:
+        from branchwise.ranking import RankingSettings
+
+        try:
+            RankingSettings.from_mapping(layer["ranking"])
+        except UsageError as error:
+            raise UsageError(f"bad setting in {where}: {error}") from None
+    if layer.get("qdrant_url") and layer.get("qdrant_path"):
+        raise UsageError(f"bad setting in {where}: give either a Qdrant url or a Qdrant path, not both")
+    return layer

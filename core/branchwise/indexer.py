@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, timezone
 import json
 
 from branchwise.chunking import chunk_file, path_embedding_text
-from branchwise.backend import Backend, VectorStore
+from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitrepo import FileChange, GitRepo
@@ -89,8 +89,8 @@ class Indexer:
         repo: GitRepo,
         config: Config,
         embedder: Embedder,
+        vectors: VectorStore,
         progress: Progress | None = None,
-        vectors: VectorStore | None = None,
     ):
         self.store = store
         self.repo = repo
@@ -99,14 +99,7 @@ class Indexer:
         self.rules = config.chunking_rules()
         self.progress = progress or (lambda stage, done, total: None)
         self.conn = store.conn
-        self._vectors = vectors
-
-    @property
-    def vectors(self) -> VectorStore:
-        """FAISS unless the caller chose a backend (see backend.py)."""
-        if self._vectors is None:
-            self._vectors = Backend().vector_store(self.store, self.embedder, self.config.path_weight)
-        return self._vectors
+        self.vectors = vectors  # the backend's (see backends/), loaded before this run
 
     # the public step ----------------------------------------------------------------------
 
@@ -114,7 +107,6 @@ class Indexer:
         started = time.perf_counter()
         commit = self.repo.resolve_branch(branch)
         summary = BranchSummary(branch=branch, commit=commit)
-        vectors = self.vectors  # loaded (or rebuilt) at the generation before this run
         with self.store.transaction():
             repo_id = self.store.repo_id(self.repo.name, str(self.repo.path))
             existing = self.store.branch(repo_id, branch)
@@ -127,7 +119,7 @@ class Indexer:
             self._apply_changes(run, changes)
             self._embed_pending(run)
             self._finish(repo_id, run, started)
-        vectors.add(run.new_rows)  # saved (FAISS) or published (Qdrant) by the caller, once
+        self.vectors.add(run.new_rows)  # saved (FAISS) or published (Qdrant) by the caller, once
         return summary
 
     # choosing where to start --------------------------------------------------------------
@@ -354,7 +346,6 @@ class Indexer:
         """Remove versions no live set uses once their retention has passed, with their vectors."""
         days = self.config.retention_days if retention_days is None else retention_days
         cutoff = (datetime.now(timezone.utc) - timedelta(days=days)).isoformat(timespec="seconds")
-        vectors = self.vectors
         with self.store.transaction():
             doomed = [
                 row[0]
@@ -376,6 +367,5 @@ class Indexer:
             )
             if doomed:
                 self.store.set_meta("generation", str(self.store.generation() + 1))
-        vectors.remove(doomed)
-        vectors.save()
+        self.vectors.remove(doomed)
         return len(doomed)

@@ -74,7 +74,7 @@ def ensure_schema(conn: sqlite3.Connection) -> None:
 
 
 def default_label(result: Result) -> Label:
-    """How a result is handled when no reviewer has labelled it (DESIGN.md, verdict table)."""
+    """How a result is handled when no reviewer has labelled it (by its verdict)."""
     if result.verdict is Verdict.EXCLUDED:
         return Label.EXCLUDE
     if result.verdict in (Verdict.DELETED, Verdict.UNVERIFIABLE):

@@ -1,7 +1,7 @@
 """The shared vocabulary of branchwise: identities, chunks, versions and verdicts.
 
 Every other module speaks in these types, so they live in one small module with no
-dependencies beyond the standard library. Names follow ../shared/DESIGN.md.
+dependencies beyond the standard library. Their names and JSON fields are the CLI's contract.
 """
 
 from __future__ import annotations

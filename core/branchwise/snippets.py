@@ -1,12 +1,12 @@
 """`branchwise verify`: re-check retrieved code that was saved earlier, before it is used.
 
-Two inputs are accepted. The seed's snippet list (seed 000, section 4.8) has one
+Two inputs are accepted. A snippet list has one
 `path<TAB>hash-prefix` a line, where the hash is the sha256 of the whole file as it was when
 the snippet was taken; each line is checked against the file in the work tree now. A saved
 `search --json` output (one JSON object, or JSON Lines of them, each with "results") is
 rebuilt into results and verified symbol by symbol with the `Verifier`.
 
-The seed's breaking test holds: change one character of a recorded hash and the line is no
+Changing one character of a recorded hash makes the line no
 longer `current`, because the check always hashes the file on disk, never a cached copy.
 """
 
@@ -51,7 +51,7 @@ def verify_input(source: Path | str, repo: GitRepo | str | os.PathLike[str] | No
     return verify_snippet_list(text, repo)
 
 
-# the seed's snippet list ---------------------------------------------------------------------
+# snippet lists ------------------------------------------------------------------------------
 
 
 def verify_snippet_list(text: str, repo: GitRepo) -> list[dict]:

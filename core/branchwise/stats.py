@@ -1,7 +1,7 @@
 """The failure-statistics log: how often retrieved code turned out stale, and where.
 
-Seed 000 (step 7 and its FAQ) asks to record, per task, how many results were used and how
-many had gone stale, because the trend says more than one session: a ratio that keeps rising,
+Each session records how many results were used and how many had gone stale, because the
+trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
 export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns the log
 into a trend, breakdowns and a recommendation, and `render_text` draws them for a terminal.

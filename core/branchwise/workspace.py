@@ -1,48 +1,85 @@
-"""One repository and its index: the object that the CLI commands and the review app share.
+"""One repository and its index: the service API that the CLI, the review app and tests call.
 
-It opens the git repository and the index directory, loads the configuration, creates the
-embedder only when a command needs vectors, and offers the operations as plain methods that
-return plain data, so the TUI stays a thin layer over the core.
+It opens the git repository and the index directory, resolves the configuration once,
+creates the embedder only when an operation needs vectors, and offers every operation
+(indexing and its maintenance, search, verification, inspection, export, labels,
+statistics, citation headers) as a plain method returning plain data. Every write to the
+index database or its vectors happens inside one of these methods, under the index's write
+lock; callers never open a transaction or take the lock themselves.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime, timezone
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
+from branchwise import labels, stats
 from branchwise.access import Restriction, restriction_for
-from branchwise.backend import Backend
+from branchwise.backends import Backend, VectorStore
+from branchwise.bundle import BundleContext, BundleReport, CommitDates, header_for, write_bundle
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
+from branchwise.recipe import RecipeChange
+from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import Store, resolve_index_dir
 
+#: command-line names of the backend choices, as `Workspace(backend={...})` takes them
+_BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
+
+
+class IndexReport(list[BranchSummary]):
+    """The branches an index run brought up to date, in order, and what its maintenance did."""
+
+    def __init__(self, summaries: list[BranchSummary], pruned: list[str] | None = None,
+                 gc_removed: int | None = None, recipe_change: RecipeChange | None = None):
+        super().__init__(summaries)
+        self.pruned = pruned or []
+        self.gc_removed = gc_removed  # None: no garbage collection was asked for
+        #: set when the index had been made with another embedding recipe and was migrated
+        self.recipe_change = recipe_change
+
 
 class Workspace:
-    """`user` is who reads (see access.py): None means BRANCHWISE_USER, else the OS user."""
+    """`user` is who reads (see access.py); `backend` holds the command line's backend choices
+    (`kind`, `url`, `path`) or a resolved Backend; both win over the environment and config.toml."""
 
     def __init__(
         self,
         repo: str | os.PathLike[str] | None,
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
-        backend: Backend | dict | None = None,
+        backend: Backend | Mapping[str, Any] | None = None,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
-        self.config = Config.load(self.index_dir)
-        self.user = user
-        #: where the searchable index lives; a dict holds the command line's choices
-        self.backend = backend if isinstance(backend, Backend) else Backend.resolve(self.config, **(backend or {}))
+        flags: dict[str, Any] = {"user": user}
+        if not isinstance(backend, Backend):
+            flags.update((_BACKEND_FLAGS[key], value) for key, value in (backend or {}).items())
+        self.config = Config.resolve(self.index_dir, flags)
+        self._backend = backend if isinstance(backend, Backend) else None
         self._store: Store | None = None
-        #: what the last `index` did when the index was made with another embedding recipe
-        self.recipe_change = None
+        self._dates = CommitDates(self.repo)
+
+    @cached_property
+    def backend(self) -> Backend:
+        """Where the searchable index lives (resolved when an operation first needs it)."""
+        return self._backend or Backend.resolve(self.config)
+
+    @property
+    def user(self) -> str | None:
+        return self.config.user
 
     @property
     def store(self) -> Store:
@@ -59,7 +96,19 @@ class Workspace:
             self._store.close()
             self._store = None
 
-    # indexing -----------------------------------------------------------------------------
+    # writing ------------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self, wait: bool = False) -> Iterator[None]:
+        """The index's write lock: a second writer fails at once, or waits with `wait`."""
+        with WriteLock(self.index_dir, wait=wait):
+            yield
+
+    def _vector_store(self) -> VectorStore:
+        """The backend's vector store, loaded (or rebuilt) as the database stands now."""
+        return self.backend.vector_store(
+            self.store, self.embedder, self.config.path_weight, self.config.flat_max_vectors
+        )
 
     def index(
         self,
@@ -68,7 +117,38 @@ class Workspace:
         progress: Progress | None = None,
         wait: bool = False,
         prune: bool = False,
-    ) -> list[BranchSummary]:
+        gc: bool = False,
+        rebuild: bool = False,
+    ) -> IndexReport:
+        """Index branches (default: the checked-out one); then, if asked, forget branches that
+        no longer exist and remove unused versions past their retention. `rebuild` first
+        recomputes the vectors (FAISS file or Qdrant collections) from the database."""
+        names = self._branches_to_index(branches, all_branches)
+        with self._writing(wait):
+            change = migrate_recipe(self.store, self.repo, self.config, self.embedder, progress)
+            vectors = self._vector_store()
+            if rebuild:
+                vectors.rebuild()
+            indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
+            report = IndexReport([indexer.index_branch(name) for name in _parents_first(names)],
+                                 recipe_change=change)
+            if prune:
+                report.pruned = indexer.prune_branches()
+            if gc:
+                report.gc_removed = indexer.collect_garbage()
+            vectors.save()
+        return report
+
+    def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
+        """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
+        with self._writing(wait):
+            vectors = self._vector_store()
+            removed = Indexer(self.store, self.repo, self.config, self.embedder, vectors).collect_garbage(
+                retention_days)
+            vectors.save()
+        return removed
+
+    def _branches_to_index(self, branches: list[str], all_branches: bool) -> list[str]:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
@@ -81,17 +161,7 @@ class Workspace:
         for name in names:
             if name not in known:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
-        with WriteLock(self.index_dir, wait=wait):
-            from branchwise import recipe
-
-            self.recipe_change = recipe.migrate(self.store, self.repo, self.config, self.embedder, progress)
-            vectors = self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
-            indexer = Indexer(self.store, self.repo, self.config, self.embedder, progress, vectors)
-            summaries = [indexer.index_branch(name) for name in _parents_first(names)]
-            if prune:
-                indexer.prune_branches()
-            vectors.save()
-        return summaries
+        return names
 
     # reading ------------------------------------------------------------------------------
 
@@ -120,8 +190,6 @@ class Workspace:
 
     def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
         """Search, verify every result against its target, and apply reviewer labels."""
-        from branchwise import labels
-
         results = self.searcher.search(self._restricted(request))
         self.verifier(request.branch, against).verify(results)
         labels.apply_labels(self.store.conn, results)
@@ -133,21 +201,124 @@ class Workspace:
 
         return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules())
 
-    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
-        """Persist a reviewer's label for this result's version (None clears it)."""
-        from branchwise import labels
+    def target_commit(self, branch: str, against: str | None = None) -> str:
+        """The commit a search of `branch` is verified against: `against`, else the branch tip."""
+        return self.repo.resolve_branch(branch) if against is None else self.repo.resolve(against)
 
-        if label is None:
-            labels.clear_label(self.store.conn, self.repo.name, result.version_id)
-        else:
-            labels.set_label(self.store.conn, self.repo.name, result, label, note)
-        result.label = label
+    def verify_snippets(self, source: Path | str, branch: str | None = None, against: str | None = None) -> list[dict]:
+        """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
+        from branchwise.snippets import verify_input
+
+        return verify_input(source, self.repo, branch=branch, against=against)
 
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
         return [row for row in self.searcher.live_set(branch)
                 if restriction is None or restriction.allows(row["path"])]
+
+    # export and citation headers ----------------------------------------------------------
+
+    def bundle_context(
+        self,
+        request: SearchRequest,
+        results: list[Result],
+        against: str | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+        allow_secrets: bool = False,
+    ) -> BundleContext:
+        """What a bundle of these results says about where they come from and were checked."""
+        verifier = self.verifier(request.branch, against)
+        branch = self.searcher.branch(request.branch)
+        return BundleContext(
+            query=request.query,
+            repository=self.repo.name,
+            branch=request.branch,
+            target_commit=verifier.target_commit,
+            target=verifier.target,
+            target_is_work_tree=verifier.uses_work_tree,
+            repo=self.repo,
+            index_commit=branch.commit,
+            index_age_seconds=_age_seconds(branch.indexed_at),
+            parent_signature=self.searcher.parent_signature,
+            use_indexed_text=use_indexed_text,
+            notes=labels.notes_for(self.store.conn, self.repo.name, [r.version_id for r in results]),
+            allow_secrets=allow_secrets,
+        )
+
+    def commit_date(self, commit: str) -> str | None:
+        """A commit's date as citation headers show it (YYYY-MM-DD), looked up once."""
+        return self._dates(commit)
+
+    def citation_header(self, result: Result, context: BundleContext, dates=None) -> list[str]:
+        """The citation header this result carries in a bundle written with `context`.
+        `dates` maps a commit to its date (default: looked up in the repository)."""
+        return header_for(result, context, dates or self._dates)
+
+    def export(
+        self,
+        request: SearchRequest,
+        out: Path,
+        against: str | None = None,
+        allow_secrets: bool = False,
+        results: list[Result] | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+    ) -> BundleReport:
+        """Write the bundle for `request` (or for already reviewed `results`), and append the
+        session to the failure-statistics log (an append-only file, outside the write lock)."""
+        if results is None:
+            results = self.search(request, against)
+        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets)
+        report = write_bundle(results, Path(out), context)
+        stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
+                             context.index_age_seconds, results)
+        return report
+
+    # labels -------------------------------------------------------------------------------
+
+    def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
+        """Persist a reviewer's label for this result's version (None clears it)."""
+        with self._writing():
+            if label is None:
+                labels.clear_label(self.store.conn, self.repo.name, result.version_id)
+            else:
+                labels.set_label(self.store.conn, self.repo.name, result, label, note)
+        result.label = label
+
+    def import_labels(self, path: Path) -> int:
+        """Read a labels file (TOML) into this repository's labels; returns how many."""
+        with self._writing():
+            return labels.import_labels(self.store.conn, self.repo.name, Path(path))
+
+    def export_labels(self, path: Path) -> int:
+        """Write this repository's labels as TOML; returns how many."""
+        return labels.export_labels(self.store.conn, self.repo.name, Path(path))
+
+    # statistics ---------------------------------------------------------------------------
+
+    def statistics(self) -> dict:
+        """This repository's failure statistics: trend, breakdowns and a recommendation."""
+        return stats.summarize(self.index_dir, self.repo.name, self.config)
+
+    @staticmethod
+    def index_statistics(index: str | os.PathLike[str] | None) -> dict:
+        """The failure statistics of every repository of an index, without a repository at hand."""
+        index_dir = resolve_index_dir(index, None)
+        return stats.summarize(index_dir, None, Config.resolve(index_dir))
+
+    def record_session(self, kind: str, branch: str, results: list[Result]) -> dict:
+        """Append a session's record (e.g. a review's results) to the failure-statistics log."""
+        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
+                                    _age_seconds(info.indexed_at) if info else None, results)
+
+
+def _age_seconds(indexed_at: str) -> float | None:
+    try:
+        then = datetime.fromisoformat(indexed_at)
+    except ValueError:
+        return None
+    return (datetime.now(timezone.utc) - then).total_seconds()
 
 
 def _intersect_prefixes(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:

@@ -7,14 +7,12 @@ the widgets stay free of core logic. It holds no widgets and imports nothing fro
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
-from branchwise import stats
-from branchwise.bundle import BundleContext, shown_for
-from branchwise.citation import header_lines, version_string
+from branchwise.bundle import BundleContext
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
@@ -24,12 +22,15 @@ DEFAULT_BUNDLE = Path("branchwise-bundle.md")
 
 @dataclass(frozen=True)
 class Target:
-    """What a search was verified against, named as the citation headers name it."""
+    """What a search was verified against, as the bundle's citation headers name it, with the
+    dates of the commits they cite looked up beforehand (headers are drawn on the UI thread)."""
 
-    description: str  # e.g. "the work tree of main (HEAD 9f3c1ab)"
-    commit: str
-    version: str  # e.g. "main @ 9f3c1ab (2026-09-29)"
-    indexed_versions: dict[str, str]  # result commit -> "<branch> @ <short> (<date>)"
+    context: BundleContext
+    dates: dict[str, str | None]
+
+    @property
+    def description(self) -> str:  # e.g. "the work tree of main (HEAD 9f3c1ab)"
+        return self.context.target
 
 
 class ReviewSession:
@@ -61,18 +62,16 @@ class ReviewSession:
     def search(self, request: SearchRequest) -> tuple[list[Result], Target]:
         with self._lock:
             results = self.workspace.search(request, self.against)
-            return results, self._target(results)
+            return results, self._target(request, results)
 
     def set_label(self, result: Result, label: Label | None) -> None:
         with self._lock:
             self.workspace.set_label(result, label)
 
     def export(self, out: Path):
-        from branchwise.exporting import export_bundle
-
         with self._lock:
-            return export_bundle(self.workspace, self.request, out, against=self.against,
-                                 results=self.results, use_indexed_text=frozenset(self.use_indexed_text))
+            return self.workspace.export(self.request, out, against=self.against, results=self.results,
+                                         use_indexed_text=frozenset(self.use_indexed_text))
 
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""
@@ -83,35 +82,19 @@ class ReviewSession:
 
     def statistics(self) -> dict:
         with self._lock:
-            return stats.summarize(self.workspace.index_dir, self.repository, self.workspace.config)
+            return self.workspace.statistics()
 
     def record(self) -> dict | None:
         """Append this session's record to the stats log; None when no search ran."""
         if not self.reviewed:
             return None
-        info = next((b for b in self.branches() if b.name == self.branch), None)
         with self._lock:
-            return stats.record_session(
-                self.workspace.index_dir, "review", self.repository, self.branch,
-                info.commit if info else None, _age_seconds(info.indexed_at) if info else None,
-                list(self.reviewed.values()),
-            )
+            return self.workspace.record_session("review", self.branch, list(self.reviewed.values()))
 
-    def _target(self, results: list[Result]) -> Target:
-        repo = self.workspace.repo
-        verifier = self.workspace.verifier(self.branch, self.against)
-        dates: dict[str, str | None] = {}
-
-        def version(branch: str, commit: str) -> str:
-            if commit not in dates:
-                dates[commit] = repo.commit_time(commit).date().isoformat()
-            return version_string(branch, commit, dates[commit])
-
-        target_version = version(self.branch, verifier.target_commit)
-        if verifier.uses_work_tree:
-            target_version += ", work tree"
-        indexed = {r.commit: version(r.branch, r.commit) for r in results if r.commit}
-        return Target(verifier.target, verifier.target_commit, target_version, indexed)
+    def _target(self, request: SearchRequest, results: list[Result]) -> Target:
+        context = self.workspace.bundle_context(request, results, self.against)
+        commits = {context.target_commit, *(r.commit for r in results if r.commit)}
+        return Target(context, {commit: self.workspace.commit_date(commit) for commit in commits})
 
     # state kept for the screen (UI thread) ----------------------------------------------------
 
@@ -132,22 +115,5 @@ class ReviewSession:
 
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""
-        target = self.target
-        context = BundleContext(
-            query=self.request.query, repository=self.repository, branch=self.branch,
-            target_commit=target.commit, target=target.description,
-            use_indexed_text=frozenset(self.use_indexed_text),
-        )
-        return header_lines(
-            result, shown_for(result, context), branch=self.branch, target=target.description,
-            target_version=target.version,
-            indexed_version=target.indexed_versions.get(result.commit, version_string(result.branch, result.commit, None)),
-        )
-
-
-def _age_seconds(indexed_at: str) -> float | None:
-    try:
-        then = datetime.fromisoformat(indexed_at)
-    except ValueError:
-        return None
-    return (datetime.now(timezone.utc) - then).total_seconds()
+        context = dataclasses.replace(self.target.context, use_indexed_text=frozenset(self.use_indexed_text))
+        return self.workspace.citation_header(result, context, dates=self.target.dates.get)

@@ -12,7 +12,7 @@ import numpy as np
 from branchwise import lexical_sparse
 from branchwise.errors import UsageError
 from branchwise.models import Identity, PathClass, Result
-from branchwise.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
+from branchwise.backends.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
                                           terms_collection, versions_collection)
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
 

@@ -28,8 +28,8 @@ the publishing to the next run (publisher.py). Readers never need the database (
 connection.py holds the client and the names both share. docs/qdrant.md is the user's guide.
 """
 
-from branchwise.qdrant.connection import close_clients, drop_collections
-from branchwise.qdrant.publisher import QdrantPublisher
-from branchwise.qdrant.searcher import QdrantSearcher
+from branchwise.backends.qdrant.connection import close_clients, drop_collections
+from branchwise.backends.qdrant.publisher import QdrantPublisher
+from branchwise.backends.qdrant.searcher import QdrantSearcher
 
 __all__ = ["QdrantPublisher", "QdrantSearcher", "close_clients", "drop_collections"]

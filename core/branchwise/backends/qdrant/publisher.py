@@ -13,11 +13,11 @@ import uuid
 from branchwise import lexical_sparse
 from branchwise.errors import BranchwiseError
 from branchwise.lexical import fts_columns
-from branchwise.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,
+from branchwise.backends.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,
                                           qdrant_models, record_id, scroll_all, talking, terms_collection,
                                           versions_collection)
 from branchwise.store import Store
-from branchwise.version_vectors import version_vectors
+from branchwise.backends.version_vectors import version_vectors
 
 BATCH = 256
 #: re-send every point's BM25 weights when the average document length moves this much

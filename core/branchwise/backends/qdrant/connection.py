@@ -1,13 +1,12 @@
 """Talking to Qdrant: one client per server or folder, one-line errors, and the names of
 things (collections, point ids, path prefixes) that the publisher and the searcher share.
 
-See branchwise/qdrant/__init__.py for the layout of the collections.
+See branchwise/backends/qdrant/__init__.py for the layout of the collections.
 """
 
 from __future__ import annotations
 
 import atexit
-import os
 import uuid
 import warnings
 from contextlib import contextmanager
@@ -38,8 +37,7 @@ def client_for(backend) -> Any:
             atexit.register(close_clients)  # before interpreter teardown, which local mode dislikes
         with talking(backend):
             if backend.qdrant_url:
-                _clients[where] = QdrantClient(url=backend.qdrant_url, api_key=os.environ.get("QDRANT_API_KEY"),
-                                               timeout=120)
+                _clients[where] = QdrantClient(url=backend.qdrant_url, api_key=backend.api_key, timeout=120)
             else:
                 _clients[where] = QdrantClient(path=backend.qdrant_path)
     return _clients[where]
@@ -54,11 +52,11 @@ def close_clients(where: str | None = None) -> None:
             client.close()
 
 
-def drop_collections(url: str, prefix: str) -> None:
+def drop_collections(url: str, prefix: str, api_key: str | None = None) -> None:
     """Delete every collection whose name starts with `prefix-` on a server (test clean-up)."""
     from qdrant_client import QdrantClient
 
-    client = QdrantClient(url=url, api_key=os.environ.get("QDRANT_API_KEY"))
+    client = QdrantClient(url=url, api_key=api_key)
     for collection in client.get_collections().collections:
         if collection.name.startswith(prefix + "-"):
             client.delete_collection(collection.name)

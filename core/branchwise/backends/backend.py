@@ -6,15 +6,13 @@ search ranks: with FAISS, one file of vectors, the rest read from SQLite; with Q
 point per version carrying everything a result and its verification need, so a teammate
 with only a checkout and the server's address can search, verify and export.
 
-Chosen per command (`--backend`, `--qdrant-url`, `--qdrant-path`), per process
-(`BRANCHWISE_BACKEND`, `BRANCHWISE_QDRANT_URL`, `BRANCHWISE_QDRANT_PATH`) or per index
-(`backend`, `qdrant_url`, `qdrant_path`, `qdrant_collection` in config.toml), in that order.
+The choice is read from the resolved `Config` (command line, environment, config.toml).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from branchwise.errors import UsageError
@@ -24,8 +22,6 @@ if TYPE_CHECKING:
     from branchwise.embedding import Embedder
     from branchwise.search import HybridSearch
     from branchwise.store import Store
-
-BACKENDS = ("faiss", "qdrant")
 
 
 class VectorStore(Protocol):
@@ -51,26 +47,19 @@ class Backend:
     qdrant_url: str | None = None
     qdrant_path: str | None = None
     collection: str = "branchwise"
+    api_key: str | None = field(default=None, repr=False)
 
     @classmethod
-    def resolve(
-        cls, config: "Config", kind: str | None = None, url: str | None = None, path: str | None = None
-    ) -> "Backend":
-        """Flags first, then the environment, then the index's config.toml."""
-        if kind is None:  # a Qdrant address on the command line implies the backend
-            kind = os.environ.get("BRANCHWISE_BACKEND") or ("qdrant" if url or path else config.backend)
-        url = url or os.environ.get("BRANCHWISE_QDRANT_URL") or config.qdrant_url
-        path = path or os.environ.get("BRANCHWISE_QDRANT_PATH") or config.qdrant_path
-        if kind not in BACKENDS:
-            raise UsageError(f"unknown backend {kind!r} (choose from {', '.join(BACKENDS)})")
-        if kind == "faiss":
+    def resolve(cls, config: "Config") -> "Backend":
+        """The backend the resolved settings name (see config.py for their precedence)."""
+        if config.backend == "faiss":
             return cls()
+        url, path = config.qdrant_url, config.qdrant_path
         if not url and not path:
             raise UsageError("the qdrant backend needs --qdrant-url URL (a server) or --qdrant-path DIR "
                              "(local mode), or qdrant_url in the index's config.toml")
-        if url and path:
-            raise UsageError("give either --qdrant-url or --qdrant-path, not both")
-        return cls("qdrant", url or None, str(os.path.abspath(path)) if path else None, config.qdrant_collection)
+        return cls("qdrant", url or None, str(os.path.abspath(path)) if path else None,
+                   config.qdrant_collection, config.qdrant_api_key)
 
     def describe(self) -> str:
         if self.kind == "faiss":
@@ -79,20 +68,22 @@ class Backend:
 
     # factories ----------------------------------------------------------------------------
 
-    def vector_store(self, store: "Store", embedder: "Embedder", path_weight: float) -> VectorStore:
+    def vector_store(
+        self, store: "Store", embedder: "Embedder", path_weight: float, flat_max: int | None = None
+    ) -> VectorStore:
         if self.kind == "faiss":
-            from branchwise.vectors import VectorIndex
+            from branchwise.backends.local.vectors import FLAT_MAX, VectorIndex
 
-            return VectorIndex(store, embedder.name, embedder.dim, path_weight)
-        from branchwise.qdrant import QdrantPublisher
+            return VectorIndex(store, embedder.name, embedder.dim, path_weight, flat_max or FLAT_MAX)
+        from branchwise.backends.qdrant import QdrantPublisher
 
         return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight)
 
     def searcher(self, store: "Store", repository: str, config: "Config", embedder: "Embedder") -> "HybridSearch":
         if self.kind == "faiss":
-            from branchwise.search import Searcher
+            from branchwise.backends.local.searcher import Searcher
 
             return Searcher(store, repository, config, embedder)
-        from branchwise.qdrant import QdrantSearcher
+        from branchwise.backends.qdrant import QdrantSearcher
 
         return QdrantSearcher(self, repository, config, embedder)

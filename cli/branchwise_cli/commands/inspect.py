@@ -1,0 +1,26 @@
+"""`branchwise inspect`: a branch's live set."""
+
+from __future__ import annotations
+
+from branchwise_cli.common import EXIT_OK, as_user, backend, print_json, repo_branch, workspace
+
+NAME = "inspect"
+HELP = "print a branch's live set"
+
+
+def add_arguments(p) -> None:
+    repo_branch(p, required=True)
+    backend(p)
+    as_user(p)
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    rows = workspace(args).inspect(args.branch)
+    if args.json:
+        print_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['path']}:{row['start_line']}-{row['end_line']}  {row['symbol_type']:<9} "
+                  f"{row['qualified_name']}  {row['content_hash'][:12]}")
+    return EXIT_OK

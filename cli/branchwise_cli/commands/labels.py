@@ -1,0 +1,28 @@
+"""`branchwise labels`: reviewer labels to and from TOML, for a team to keep in its repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from branchwise_cli.common import EXIT_OK, workspace
+
+NAME = "labels"
+HELP = "export or import reviewer labels as TOML"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("action", choices=("export", "import"))
+    p.add_argument("file")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--index")
+
+
+def run(args) -> int:
+    ws = workspace(args)
+    if args.action == "export":
+        count = ws.export_labels(Path(args.file))
+        print(f"exported {count} labels to {args.file}")
+    else:
+        count = ws.import_labels(Path(args.file))
+        print(f"imported {count} labels from {args.file}")
+    return EXIT_OK

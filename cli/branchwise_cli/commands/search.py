@@ -1,0 +1,53 @@
+"""`branchwise search`: verified results for one query or a file of queries."""
+
+from __future__ import annotations
+
+from branchwise.errors import UsageError
+from branchwise.models import Result
+from branchwise_cli.common import (EXIT_OK, as_user, backend, print_json, read_queries, repo_branch, request,
+                                   search_options, workspace)
+
+NAME = "search"
+HELP = "search one branch (or all history) of an indexed repository"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("query", nargs="?")
+    p.add_argument("--queries", help="file with one query per line (JSON Lines output)")
+    repo_branch(p, required=True)
+    search_options(p)
+    backend(p)
+    as_user(p)
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    if args.queries:
+        queries = read_queries(args.queries)
+    elif args.query:
+        queries = [args.query]
+    else:
+        raise UsageError("give a QUERY or --queries FILE")
+    requests = [request(args, query) for query in queries]
+    ws = workspace(args)
+    target = ws.target_commit(args.branch, args.against)
+    for query, one in zip(queries, requests):
+        results = ws.search(one, args.against)
+        if args.json:
+            print_json({"query": query, "branch": args.branch, "target_commit": target,
+                        "results": [r.to_json() for r in results]})
+        else:
+            _print_results(query, args.branch, results)
+    return EXIT_OK
+
+
+def _print_results(query: str, branch: str, results: list[Result]) -> None:
+    print(f"# {query}  ({branch}, {len(results)} results)")
+    for r in results:
+        where = f"{r.path}#L{r.start_line}-L{r.end_line}"
+        label = f" [{r.label.value}]" if r.label else ""
+        verdict = r.verdict.value if r.verdict else "?"
+        print(f"{r.rank:>3}. {verdict:<15} {where}  {r.identity.qualified_name}  "
+              f"({r.branch} @ {r.commit[:7]}){label}")
+        if r.reason:
+            print(f"     {r.reason}")

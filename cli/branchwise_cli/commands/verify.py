@@ -1,0 +1,26 @@
+"""`branchwise verify`: verdicts for a snippet list or a saved `search --json` output."""
+
+from __future__ import annotations
+
+from branchwise_cli.common import EXIT_OK, print_json, workspace
+
+NAME = "verify"
+HELP = "verify a snippet list or a saved `search --json` output"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("snippets", help="file: `path<TAB>hash-prefix` lines, or search --json output ('-' for stdin)")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--branch", help="branch to verify against (default: checked-out branch)")
+    p.add_argument("--against", help="verify against this revision instead")
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    rows = workspace(args).verify_snippets(args.snippets, branch=args.branch, against=args.against)
+    if args.json:
+        print_json(rows)
+    else:
+        for row in rows:
+            print(f"{row['verdict']:<15} {row['path']}  {row['reason']}")
+    return EXIT_OK

@@ -1,0 +1,51 @@
+"""The entry point: build the parser from the registry, run one command, turn failures into
+exit codes. Every failure the user can act on is one line on stderr and an exit code (1: the
+work failed, 2: bad usage or input); only `review` loads the Textual app, lazily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sqlite3
+import sys
+from types import ModuleType
+
+from branchwise.errors import BranchwiseError
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser
+from branchwise_cli.registry import COMMANDS
+
+
+def command_modules() -> list[ModuleType]:
+    return [importlib.import_module(f"branchwise_cli.commands.{name}") for name in COMMANDS]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="branchwise", description="Branch-aware, version-verified code search.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for module in command_modules():
+        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP))
+        sub.choices[module.NAME].set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except BranchwiseError as error:
+        print(f"branchwise: {error}", file=sys.stderr)
+        return error.exit_code
+    except sqlite3.DatabaseError as error:  # corruption found by a query, after the database opened
+        print(f"branchwise: index database is damaged: {error} (re-create it with "
+              "`branchwise index --index NEWDIR`)", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("branchwise: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
