@@ -123,7 +123,8 @@ def _truncation(texts: list[str], parts: list[dict], tokenizer) -> dict:
             "body_kept_when_cut": round(float(np.mean(kept)), 3) if kept else None}
 
 
-def evaluate(repo: str, branch: str, cache: Path, embedder, settings: RankingSettings) -> dict:
+def evaluate(repo: str, branch: str, cache: Path, embedder, settings: RankingSettings,
+             recipes: list[str] | None = None) -> dict:
     parts = _capture_parts(clone(repo, cache), branch)
     keys = sorted(parts)
     questions = [q for q in load_questions(repo) if branch in q.branches]
@@ -134,6 +135,8 @@ def evaluate(repo: str, branch: str, cache: Path, embedder, settings: RankingSet
     tokenizer = embedder.inner._load().tokenizer
     out = {"branch": branch, "symbols": len(keys), "questions": len(questions), "recipes": {}}
     for name, recipe in RECIPES.items():
+        if recipes and name not in recipes:
+            continue
         texts = [recipe(parts[k]) for k in keys]
         vectors = embedder.embed(texts)
         entry = {"truncation": _truncation(texts, [parts[k] for k in keys], tokenizer)}
@@ -165,13 +168,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--ranking", default="{}", help="[ranking] settings as JSON, for the prior")
+    parser.add_argument("--recipe", action="append", choices=list(RECIPES), help="only these recipes")
     args = parser.parse_args(argv)
     from branchwise.embedding import get_embedder
 
     targets = dict(item.split("=", 1) for item in args.branch_of) or {"click": "main", "cobra": "main"}
     embedder = CachedEmbedder(get_embedder(), args.cache / "embeddings.sqlite")
     settings = RankingSettings.from_mapping(json.loads(args.ranking))
-    doc = {repo: evaluate(repo, branch, args.cache, embedder, settings) for repo, branch in targets.items()}
+    doc = {repo: evaluate(repo, branch, args.cache, embedder, settings, args.recipe)
+           for repo, branch in targets.items()}
     text = json.dumps(doc, indent=1)
     if args.out:
         args.out.write_text(text + "\n")

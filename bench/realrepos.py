@@ -28,6 +28,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -137,6 +138,11 @@ def _is_secondary(result) -> bool:
         path.startswith(d) or f"/{d}" in path for d in EXAMPLE_DIRS)
 
 
+def answer_key(path: str, qualified_name: str) -> tuple[str, str]:
+    """A result as an answer: an overload or redefinition (`edit#2`) is the same function."""
+    return path, re.sub(r"#\d+$", "", qualified_name)
+
+
 def check_questions(questions: list[Question], live: dict[str, dict[tuple[str, str], str]]) -> list[str]:
     """Problems with the question set against the indexed code (empty when it is sound)."""
     problems = []
@@ -164,7 +170,7 @@ def evaluate(workspace, questions: list[Question], live: dict, top_k: int = 10, 
             for mode in modes:
                 results = workspace.searcher.search(SearchRequest(q.question, branch, top_k=top_k, mode=mode))
                 rank = next((i for i, r in enumerate(results[:10], 1)
-                             if (r.identity.path, r.identity.qualified_name) in answers), None)
+                             if answer_key(r.identity.path, r.identity.qualified_name) in answers), None)
                 leaks = wrong = 0
                 for r in results:
                     key = (r.identity.path, r.identity.qualified_name)

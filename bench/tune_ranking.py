@@ -21,18 +21,18 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from bench.realrepos import CachedEmbedder, _is_secondary, index_repo, load_questions
+from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, index_repo, load_questions
 
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
 
 SECONDARY_TARGET = 0.20
 GRID = {
-    "rrf_k": (10.0, 30.0, 60.0),
-    "dense_weight": (0.75, 1.0, 1.5),
+    "rrf_k": (10.0, 20.0, 30.0, 60.0),
+    "dense_weight": (1.0, 1.5, 2.0),
     "lexical_weight": (0.5, 1.0),
-    "name_weight": (0.5, 1.0, 2.0),
-    "test_weight": (1.0, 0.8, 0.6, 0.4),
+    "name_weight": (0.25, 0.5, 1.0),
+    "test_weight": (0.6, 0.4, 0.3, 0.2),
     "docs_weight": (1.0, 0.8, 0.6, 0.4),
 }
 
@@ -58,12 +58,28 @@ def collect(workspace, questions, live) -> list[dict]:
                 result = searcher._result(key, 0.0, branch)
                 info[key] = (role_of(result.path, result.path_class.value, result.identity.language,
                                      result.identity.qualified_name),
-                             (result.path, result.identity.qualified_name), _is_secondary(result))
+                             answer_key(result.path, result.identity.qualified_name), _is_secondary(result))
             answers = {a for a in q.answers if a in live[branch_name]}
             cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
                           "rankings": rankings, "info": info, "answers": answers,
                           "wanted": wanted_roles(q.question)})
     return cases
+
+
+def _refresh(cases: list[dict], repo: str) -> list[dict]:
+    """Saved rankings with the question file's current answers and kinds and the current
+    reading of what each question asks for (the rankings themselves do not depend on them)."""
+    questions = {q.question: q for q in load_questions(repo)}
+    kept = []
+    for case in cases:
+        q = questions.get(case["question"])
+        if q is None or case["branch"] not in q.branches:
+            continue
+        case.update(kind=q.kind, answers=set(q.answers), wanted=wanted_roles(q.question))
+        case["info"] = {key: (role, answer_key(*name), secondary)
+                        for key, (role, name, secondary) in case["info"].items()}
+        kept.append(case)
+    return kept
 
 
 def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ...]) -> dict:
@@ -130,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     for repo in dict.fromkeys((args.tune, args.check)):
         saved = root / f"cases-{repo}.pickle"
         if args.reuse_cases and saved.exists():
-            cases[repo] = pickle.loads(saved.read_bytes())
+            cases[repo] = _refresh(pickle.loads(saved.read_bytes()), repo)
             continue
         workspace, info = index_repo(repo, args.cache, root / f"index-{repo}", embedder)
         cases[repo] = collect(workspace, load_questions(repo), info["live"])

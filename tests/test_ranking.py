@@ -81,7 +81,9 @@ def test_roles_of_symbols():
 
 def test_questions_that_ask_for_tests_docs_or_examples():
     assert wanted_roles("tests for cancelling twice") == {"test"}
-    assert wanted_roles("documentation page about testing") == {"docs", "test"}
+    assert wanted_roles("documentation page about testing") == {"docs"}
+    assert wanted_roles("where is cancelling tested") == {"test"}
+    assert wanted_roles("temporary directory for a test that is removed afterwards") == frozenset()
     assert wanted_roles("an example of a custom group") == {"example"}
     assert wanted_roles("cancel an order and refund it") == frozenset()
 

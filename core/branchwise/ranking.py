@@ -30,9 +30,16 @@ EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
 
 #: a test function or class by its name: `test_cancel`, `TestCancel`, `Test` (any nesting level)
 _TEST_NAME = re.compile(r"(^|\.)(test_\w*|test|Test|Test[A-Z_]\w*)(\.|#|$)")
+_TEST_WORDS = r"(unit |integration )?(tests?|test ?cases?|testing|specs?)"
+_DOCS_WORDS = r"(docs?|documentation|guide|tutorial|readme|how-?to)"
+#: a question asks for a role when it opens with it ("tests for ...", "docs on ..."), names it
+#: as its object ("the tests of ...", "user guide on ..."), or asks where something is tested;
+#: "a temporary directory for a test" is about the code a test uses, not a request for tests
 _ASKS = {
-    "test": re.compile(r"\b(tests?|unit[- ]tests?|test[- ]?cases?|testing|specs?)\b"),
-    "docs": re.compile(r"\b(docs?|documentation|documented|guide|tutorial|readme|how-?to)\b"),
+    "test": re.compile(rf"^(the |a |any )?{_TEST_WORDS}\b|\b{_TEST_WORDS} (for|of|on|about|covering|checking)\b"
+                       r"|\btested\b"),
+    "docs": re.compile(rf"^(the |a )?{_DOCS_WORDS}\b|\b{_DOCS_WORDS} (for|of|on|about|page|section)\b"
+                       r"|\buser guide\b|\bdocumented\b"),
     "example": re.compile(r"\b(examples?|sample (code|program|app))\b"),
 }
 
