@@ -276,11 +276,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     parser.add_argument("--label", default="current", help="name of this measurement (before, after, ...)")
+    parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
     args = parser.parse_args(argv)
     repos = tuple(args.repo or ("click", "cobra"))
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="branchwise-realrepos-") as tmp:
-        repos_doc = run(repos, args.cache, Path(tmp))
+        repos_doc = run(repos, args.cache, args.index_root or Path(tmp))
     from bench.report import machine
 
     date = datetime.now(timezone.utc)

@@ -48,15 +48,16 @@ _ASKS = {
 class RankingSettings:
     """The `[ranking]` table of config.toml (see README, "Ranking")."""
 
+    # defaults tuned on cobra's questions and checked on click's (python -m bench.tune_ranking)
     #: reciprocal-rank constant: larger flattens the difference between neighbouring ranks
-    rrf_k: float = 60.0
-    dense_weight: float = 1.0
+    rrf_k: float = 30.0
+    dense_weight: float = 1.5
     lexical_weight: float = 1.0
     name_weight: float = 1.0
     #: score multipliers of non-source roles when the question does not ask for them (1 = off)
-    test_weight: float = 1.0
-    docs_weight: float = 1.0
-    example_weight: float = 1.0
+    test_weight: float = 0.4
+    docs_weight: float = 0.8
+    example_weight: float = 0.4
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":
