@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, timezone
 import json
 
 from branchwise.chunking import chunk_file, path_embedding_text
+from branchwise.chunking.imports import used_imports
 from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
@@ -249,14 +250,15 @@ class Indexer:
         version_row = self.conn.execute(
             "INSERT INTO versions (version_id, identity_id, content_hash, text, signature, docstring, "
             "parent, embedding_text, embed_key, path_key, path_class, class_reason, first_branch, "
-            "first_commit, blob, start_line, end_line, created_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "first_commit, blob, start_line, end_line, created_at, imports) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 chunk.version_id, identity_id, chunk.content_hash, chunk.text, chunk.signature,
                 chunk.docstring, chunk.parent.qualified_name if chunk.parent else None,
                 chunk.embedding_text, embed_key, path_key, chunk.path_class.value,
                 chunk.class_reason, run.summary.branch, run.commit, blob, chunk.start_line,
                 chunk.end_line, utc_now(),
+                "\n".join(used_imports(chunk.imports, chunk.text, chunk.identity.language)),
             ),
         ).lastrowid
         self.conn.execute(

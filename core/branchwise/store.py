@@ -40,7 +40,8 @@ CREATE TABLE IF NOT EXISTS versions (
     embed_key TEXT NOT NULL, path_key TEXT NOT NULL,
     path_class TEXT NOT NULL, class_reason TEXT NOT NULL,
     first_branch TEXT NOT NULL, first_commit TEXT NOT NULL, blob TEXT,
-    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL);
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL,
+    imports TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS versions_identity ON versions (identity_id);
 CREATE INDEX IF NOT EXISTS versions_content ON versions (content_hash);
 CREATE TABLE IF NOT EXISTS live (
@@ -92,6 +93,7 @@ class Store:
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.executescript(SCHEMA)
             self._check_schema_version()
+            self._add_missing_columns()
         except sqlite3.DatabaseError as error:
             raise BranchwiseError(f"index database {path} is unreadable: {error}") from None
         from branchwise import labels
@@ -107,6 +109,12 @@ class Store:
                 f"index at {self.index_dir} has schema {found}, this branchwise needs "
                 f"{SCHEMA_VERSION}: re-create it with `branchwise index --index NEWDIR`"
             )
+
+    def _add_missing_columns(self) -> None:
+        """Columns added since schema 1, filled with their default in an older database."""
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(versions)")}
+        if "imports" not in columns:  # the file's imports a symbol uses, one per line
+            self.conn.execute("ALTER TABLE versions ADD COLUMN imports TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self.conn.close()
@@ -193,6 +201,23 @@ class Store:
         finally:
             self.conn.row_factory = None
 
+    # live sets --------------------------------------------------------------------------------
+
+    def live_symbols(self, branch_id: int, paths) -> list[tuple]:
+        """A branch's live versions in `paths`: (path, language, symbol_type, qualified_name,
+        start_line, end_line, content_hash, text, path_class, class_reason), by path and line."""
+        paths = sorted(set(paths))
+        rows: list[tuple] = []
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            rows += self.conn.execute(
+                "SELECT i.path, i.language, i.symbol_type, i.qualified_name, l.start_line, l.end_line, "
+                "v.content_hash, v.text, v.path_class, v.class_reason FROM live l "
+                "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+                f"WHERE l.branch_id = ? AND i.path IN ({','.join('?' * len(chunk))})",
+                (branch_id, *chunk),
+            ).fetchall()
+        return sorted(rows, key=lambda row: (row[0], row[4], row[3]))
 
 def default_index_dir(git_dir: Path) -> Path:
     """Without `--index`, a repository's index lives inside its git directory."""

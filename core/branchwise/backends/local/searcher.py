@@ -134,10 +134,10 @@ class Searcher(HybridSearch):
     def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
         (version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
          path, language, symbol_type, qualified_name, identity_id, first_branch, first_commit,
-         blob, start, end, created_at) = self.conn.execute(
+         blob, start, end, created_at, imports) = self.conn.execute(
             "SELECT v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, v.path_class, "
             "v.class_reason, i.path, i.language, i.symbol_type, i.qualified_name, i.id, v.first_branch, "
-            "v.first_commit, v.blob, v.start_line, v.end_line, v.created_at "
+            "v.first_commit, v.blob, v.start_line, v.end_line, v.created_at, v.imports "
             "FROM versions v JOIN identities i ON i.id = v.identity_id WHERE v.id = ?",
             (version_row,),
         ).fetchone()
@@ -147,7 +147,7 @@ class Searcher(HybridSearch):
             branch=first_branch, commit=first_commit, start_line=start, end_line=end,
             indexed_at=created_at, content_hash=content_hash, text=text, blob=blob,
             version_id=version_id, signature=signature, docstring=docstring, parent=parent,
-            path_class=PathClass(path_class), class_reason=class_reason,
+            imports=tuple(imports.splitlines()), path_class=PathClass(path_class), class_reason=class_reason,
         )
         self._locate(result, version_row, identity_id, branch)
         return result
@@ -174,15 +174,22 @@ class Searcher(HybridSearch):
 
     def parent_signature(self, result: Result) -> str | None:
         """The signature line of a result's enclosing symbol, from the same branch's live set."""
+        row = self._parent(result)
+        return row[0] if row else None
+
+    def parent_text(self, result: Result) -> str | None:
+        """The text of a result's enclosing symbol (for a class outline around a lone method)."""
+        row = self._parent(result)
+        return row[1] if row else None
+
+    def _parent(self, result: Result) -> tuple[str, str] | None:
         if not result.parent:
             return None
-        row = self.conn.execute(
-            "SELECT v.signature FROM identities i JOIN versions v ON v.identity_id = i.id "
+        return self.conn.execute(
+            "SELECT v.signature, v.text FROM identities i JOIN versions v ON v.identity_id = i.id "
             "WHERE i.repo_id = ? AND i.path = ? AND i.qualified_name = ? ORDER BY v.id DESC LIMIT 1",
             (self.repo_id, result.path, result.parent),
         ).fetchone()
-        return row[0] if row else None
-
 
     def live_set(self, branch: str) -> list[dict]:
         info = self.branch(branch)

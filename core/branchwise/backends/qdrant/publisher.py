@@ -200,10 +200,10 @@ class QdrantPublisher:
         out = {}
         for (row, version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
              first_branch, first_commit, blob, start, end, created_at, path, language, symbol_type,
-             qualified_name, repository) in self.store.conn.execute(
+             qualified_name, repository, imports) in self.store.conn.execute(
             "SELECT v.id, v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, "
             "v.path_class, v.class_reason, v.first_branch, v.first_commit, v.blob, v.start_line, "
-            "v.end_line, v.created_at, i.path, i.language, i.symbol_type, i.qualified_name, r.name "
+            "v.end_line, v.created_at, i.path, i.language, i.symbol_type, i.qualified_name, r.name, v.imports "
             "FROM versions v JOIN identities i ON i.id = v.identity_id "
             f"JOIN repositories r ON r.id = i.repo_id WHERE v.id IN ({marks})",
             version_rows,
@@ -215,7 +215,7 @@ class QdrantPublisher:
                 "text": text, "signature": signature, "docstring": docstring, "parent": parent,
                 "path_class": path_class, "class_reason": class_reason, "first_branch": first_branch,
                 "first_commit": first_commit, "blob": blob, "start_line": start, "end_line": end,
-                "created_at": created_at, "dirs": path_prefixes(path),
+                "created_at": created_at, "imports": imports, "dirs": path_prefixes(path),
                 "symbol_words": sorted(set(lexical_sparse.tokens(columns[0]))),
             }, columns)
         return out
