@@ -90,18 +90,19 @@ def test_questions_that_ask_for_tests_docs_or_examples():
 
 def test_weighted_fusion_counts_each_channel_by_its_weight():
     rankings = {"dense": [("a", 0.9), ("b", 0.8)], "lexical": [("b", 5.0), ("a", 4.0)]}
-    even = fuse(rankings, RankingSettings())
+    even = fuse(rankings, RankingSettings(dense_weight=1.0, lexical_weight=1.0))
     assert even[0].score == pytest.approx(even[1].score)
-    leaning = fuse(rankings, RankingSettings(dense_weight=2.0))
+    leaning = fuse(rankings, RankingSettings(dense_weight=2.0, lexical_weight=1.0))
     assert [item.key for item in leaning] == ["a", "b"]
     assert leaning[0].ranks == {"dense": 1, "lexical": 2}
 
 
 def test_prior_puts_source_before_tests_and_docs(repo, tmp_path):
     question = "cancel order"
-    plain = _workspace(repo, tmp_path / "plain").search(SearchRequest(question, "main", top_k=5))
+    off = {"test_weight": 1, "docs_weight": 1, "example_weight": 1}
+    plain = _workspace(repo, tmp_path / "plain", off).search(SearchRequest(question, "main", top_k=5))
     assert plain[0].identity.path != "shop/orders.py"  # the tests say "cancel order" more often
-    prior = _workspace(repo, tmp_path / "prior", {"test_weight": 0.5, "docs_weight": 0.5})
+    prior = _workspace(repo, tmp_path / "prior")  # the defaults
     first = prior.search(SearchRequest(question, "main", top_k=5))[0]
     assert (first.identity.path, first.identity.qualified_name) == ("shop/orders.py", "cancel_order")
 
@@ -115,12 +116,12 @@ def test_prior_is_no_filter_and_yields_to_a_question_about_tests(repo, tmp_path)
 
 
 def test_results_carry_per_channel_ranks(repo, tmp_path):
-    ws = _workspace(repo, tmp_path)
+    ws = _workspace(repo, tmp_path, {"test_weight": 1, "docs_weight": 1, "example_weight": 1})
     fused = ws.search(SearchRequest("cancel order", "main", top_k=5))
     assert all(r.dense_rank is not None for r in fused)
     assert any(r.lexical_rank is not None and r.name_rank is not None for r in fused)
     dense = ws.search(SearchRequest("cancel order", "main", top_k=5, mode="dense"))
-    assert [r.dense_rank for r in dense] == sorted(r.dense_rank for r in dense)
+    assert [r.dense_rank for r in dense] == sorted(r.dense_rank for r in dense)  # without the prior
     assert all(r.lexical_rank is None and r.name_rank is None for r in dense)
 
 
