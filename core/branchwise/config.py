@@ -77,6 +77,8 @@ class Config:
     user: str | None = None
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
+    #: raw `[ranking]` table (fusion weights, source-first prior), see branchwise.ranking
+    ranking: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def resolve(
@@ -120,6 +122,11 @@ class Config:
         from branchwise.chunking import ChunkingRules
 
         return ChunkingRules.from_mapping(self.chunking) if self.chunking else ChunkingRules()
+
+    def ranking_settings(self):
+        from branchwise.ranking import RankingSettings
+
+        return RankingSettings.from_mapping(self.ranking)
 
 
 def _read_file(path: Path) -> dict[str, Any]:
@@ -165,6 +172,13 @@ def _checked(layer: dict[str, Any], where: str, in_file: bool) -> dict[str, Any]
     if layer.get("runtime") not in (None, *RUNTIMES):
         raise UsageError(f"bad setting in {where}: unknown embedding runtime {layer['runtime']!r} "
                          f"(choose from {', '.join(RUNTIMES)})")
+    if "ranking" in layer:
+        from branchwise.ranking import RankingSettings
+
+        try:
+            RankingSettings.from_mapping(layer["ranking"])
+        except UsageError as error:
+            raise UsageError(f"bad setting in {where}: {error}") from None
     if layer.get("qdrant_url") and layer.get("qdrant_path"):
         raise UsageError(f"bad setting in {where}: give either a Qdrant url or a Qdrant path, not both")
     return layer

@@ -77,6 +77,24 @@ def embedding_key(text: str) -> str:
     return sha256_hex(text.encode("utf-8", "surrogatepass"))
 
 
+def embed_and_store(conn, embedder: Embedder, pending: dict[str, str], progress: Progress, stage: str = "embed") -> float:
+    """Embed texts (embedding key -> text) in batches into the embedding cache; returns the
+    seconds spent inside the embedder."""
+    items = list(pending.items())
+    spent = 0.0
+    for start in range(0, len(items), EMBED_BATCH):
+        batch = items[start : start + EMBED_BATCH]
+        began = time.perf_counter()
+        vectors = embedder.embed([text for _key, text in batch])
+        spent += time.perf_counter() - began
+        conn.executemany(
+            "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
+            [(embedder.name, key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)],
+        )
+        progress(stage, min(start + EMBED_BATCH, len(items)), len(items))
+    return spent
+
+
 class Indexer:
     """Indexes branches of one repository into one store."""
 
@@ -344,23 +362,7 @@ class Indexer:
 
     def _embed_pending(self, run: _Run) -> None:
         run.summary.embedded = len(run.pending)
-        run.summary.embed_seconds += self._embed(run.pending)
-
-    def _embed(self, pending: dict[str, str]) -> float:
-        """Embed and cache `pending` (key -> text); returns the seconds spent in the embedder."""
-        items = list(pending.items())
-        spent = 0.0
-        for start in range(0, len(items), EMBED_BATCH):
-            batch = items[start : start + EMBED_BATCH]
-            began = time.perf_counter()
-            vectors = self.embedder.embed([text for _key, text in batch])
-            spent += time.perf_counter() - began
-            self.conn.executemany(
-                "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
-                [(self.embedder.name, key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)],
-            )
-            self.progress("embed", min(start + EMBED_BATCH, len(items)), len(items))
-        return spent
+        run.summary.embed_seconds += embed_and_store(self.conn, self.embedder, run.pending, self.progress)
 
     def refresh_embeddings(self) -> int:
         """Embed every stored text that this model identity has not embedded yet.
@@ -380,7 +382,7 @@ class Indexer:
                 "SELECT DISTINCT v.path_key, i.path FROM versions v JOIN identities i ON i.id = v.identity_id "
                 f"WHERE {missing.format('v.path_key')}", (self.embedder.name,)):
                 pending.setdefault(key, path_embedding_text(path))
-            self._embed(pending)
+            embed_and_store(self.conn, self.embedder, pending, self.progress)
             if pending:
                 self.store.set_meta("generation", str(self.store.generation() + 1))
                 self.store.mark_unpublished(

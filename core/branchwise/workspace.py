@@ -31,6 +31,8 @@ from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import BranchSummary, Indexer, Progress
 from branchwise.lock import WriteLock
+from branchwise.recipe import RecipeChange
+from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
@@ -43,10 +45,12 @@ class IndexReport(list[BranchSummary]):
     """The branches an index run brought up to date, in order, and what its maintenance did."""
 
     def __init__(self, summaries: list[BranchSummary], pruned: list[str] | None = None,
-                 gc_removed: int | None = None):
+                 gc_removed: int | None = None, recipe_change: RecipeChange | None = None):
         super().__init__(summaries)
         self.pruned = pruned or []
         self.gc_removed = gc_removed  # None: no garbage collection was asked for
+        #: set when the index had been made with another embedding recipe and was migrated
+        self.recipe_change = recipe_change
 
 
 class Workspace:
@@ -161,13 +165,14 @@ class Workspace:
         with self._writing(wait):
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
+            change = migrate_recipe(self.store, self.repo, self.config, self.embedder, progress)
             self._refresh_embeddings(progress)
             vectors = self._vector_store()
             if rebuild:
                 vectors.rebuild()
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
             order = _parents_first(names)
-            report = IndexReport([])
+            report = IndexReport([], recipe_change=change)
             for position, name in enumerate(order):
                 if progress is not None:  # a display can name the branch its counts belong to
                     progress(f"branch:{name}", position, len(order))

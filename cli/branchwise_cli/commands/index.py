@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from branchwise_cli.common import EXIT_OK, backend, index_option, json_option, print_json, workspace
 from branchwise_cli.progress import make_progress
 
@@ -36,11 +38,15 @@ def run(args) -> int:
     finally:
         if progress is not None:
             progress.close()
+    if report.recipe_change is not None:
+        print(report.recipe_change.message(), file=sys.stderr)
     if args.json:
         data = {"repository": ws.repo.name, "index": str(ws.index_dir),
                 "branches": [s.to_json() for s in report]}
         if report.gc_removed is not None:
             data["gc_removed_versions"] = report.gc_removed
+        if report.recipe_change is not None:
+            data["embedding_recipe_change"] = report.recipe_change.to_json()
         print_json(data)
     elif not args.quiet:
         for s in report:

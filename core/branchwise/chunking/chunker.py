@@ -190,7 +190,7 @@ class _FileChunker:
             embedding_text=embedding_text.compose(
                 identity.symbol_type, identity.qualified_name,
                 parent.qualified_name if parent else None,
-                draft.signature, draft.docstring, body,
+                draft.signature, draft.docstring, body, path=identity.path,
             ),
         )
 
@@ -211,6 +211,7 @@ class _FileChunker:
             chunk.identity.symbol_type, chunk.identity.qualified_name,
             chunk.parent.qualified_name if chunk.parent else None,
             chunk.signature, chunk.docstring, embedding_text.outline_body(fields, members),
+            path=chunk.identity.path,
         )
 
     def _module_chunk(self) -> Chunk | None:
@@ -255,7 +256,7 @@ class _FileChunker:
             imports=self.imports,
             text=decode(raw),
             content_hash=sha256_hex(raw),
-            embedding_text=embedding_text.compose("module", name, None, "", docstring, body),
+            embedding_text=embedding_text.compose("module", name, None, "", docstring, body, path=self.path),
         )
 
 
@@ -294,7 +295,7 @@ def _file_chunk(repository: str, path: str, language: str, data: bytes) -> list[
             imports=(),
             text=text,
             content_hash=sha256_hex(raw),
-            embedding_text=embedding_text.compose("file", name, None, "", "", text),
+            embedding_text=embedding_text.compose("file", name, None, "", "", text, path=path),
         )
     ]
 
