@@ -33,7 +33,7 @@ def _numbers(value) -> list:
 def test_quick_bench_reports_every_item(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT, capture_output=True, text=True, timeout=1800,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     doc = json.loads((tmp_path / "latest.json").read_text())

@@ -7,6 +7,7 @@ directory and a statistics log with records of the wrong shape each give one cle
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -84,8 +85,7 @@ def test_the_cap_holds_for_library_callers_too(indexed):
 ])
 def test_a_malformed_statistics_record_is_skipped_and_counted(indexed, tmp_path, record):
     repo, source = indexed
-    index = tmp_path / "index"
-    index.mkdir()
+    index = Path(shutil.copytree(source, tmp_path / "index"))  # a real index; only its log is ours
     good = {"time": "2026-01-01T00:00:00+00:00", "kind": "export", "repository": "repo", "branch": "main",
             "failure_ratio": 0.25, "failures": 1, "considered": 4, "verdicts": {"changed": 1}}
     (index / "stats.jsonl").write_text(json.dumps(good) + "\n" + json.dumps(record) + "\n")
@@ -96,7 +96,8 @@ def test_a_malformed_statistics_record_is_skipped_and_counted(indexed, tmp_path,
     assert summary["sessions"] == 1 and summary["unreadable_lines"] == 1
 
 
-def test_a_statistics_log_that_cannot_be_read_is_one_line(tmp_path):
-    index = tmp_path / "index"
-    (index / "stats.jsonl").mkdir(parents=True)
+def test_a_statistics_log_that_cannot_be_read_is_one_line(indexed, tmp_path):
+    index = Path(shutil.copytree(indexed[1], tmp_path / "index"))
+    (index / "stats.jsonl").unlink(missing_ok=True)
+    (index / "stats.jsonl").mkdir()
     assert_one_line(run("stats", "--index", index), 2, "stats.jsonl")

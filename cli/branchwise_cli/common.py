@@ -139,8 +139,6 @@ def check_query(query: str) -> str:
 
 def request(args: argparse.Namespace, query: str) -> SearchRequest:
     check_query(query)
-    if args.top_k < 1:
-        raise UsageError("--top-k must be at least 1")
     check_top_k(args.top_k)
     return SearchRequest(
         query=query, branch=args.branch, top_k=args.top_k, scope=args.scope,
