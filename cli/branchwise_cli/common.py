@@ -120,13 +120,16 @@ def workspace(args: argparse.Namespace, reader: bool = False) -> Workspace:
     """The workspace the arguments name, with their backend and user choices (where given).
 
     A `reader` (every command but `index`) refuses an index directory that holds no index
-    instead of creating one: a mistyped --index must fail, not start an empty index.
+    instead of creating one: a mistyped --index must fail, not start an empty index. With the
+    qdrant backend the index lives on the server, so a teammate's empty directory is fine.
     """
     choices = {"kind": getattr(args, "backend", None), "url": getattr(args, "qdrant_url", None),
                "path": getattr(args, "qdrant_path", None)}
     ws = Workspace(args.repo, getattr(args, "index", None), user=getattr(args, "user", None), backend=choices,
                    create=not reader)
-    if reader:
+    if reader and ws.backend.kind == "qdrant":
+        ws.create = True  # the server holds the index; the directory only keeps local labels and statistics
+    elif reader:
         ws.require_index()
     return ws
 
