@@ -2,7 +2,9 @@
 
 Code names are compounds (`cancelOrder`, `ensure_cancellable`, `OrderApiClient`); splitting
 them into words lets a question in words match them, and FTS5's porter stemmer then lets
-"cancellation" meet `cancel`. Documents and queries go through the same splitter.
+"cancellation" meet `cancel`. Documents and queries go through the same splitter; a
+question's British spellings are searched in the American spelling as well ("colour" meets
+`color`), since code and its docs are mostly written that way.
 """
 
 from __future__ import annotations
