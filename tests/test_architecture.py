@@ -56,6 +56,33 @@ def test_the_name_check_would_catch_a_string_import():
     assert not NAMES_ABOVE.search("core never imports Textual")  # prose may name the library
 
 
+#: an SQL statement's start, or a call that runs one
+SQL = re.compile(r"\b(SELECT\s|INSERT\s+(INTO|OR)\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|"
+                 r"CREATE\s+(TEMP\s+|VIRTUAL\s+|UNIQUE\s+)?(TABLE|INDEX)\b|DROP\s+TABLE\b|PRAGMA\s|"
+                 r"BEGIN\s+IMMEDIATE\b)|\b(conn|connection|cursor)\.execute")
+
+
+def test_no_sql_outside_the_store_modules():
+    """One owner of the schema: every statement lives in branchwise/store/."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for root in (CORE, ROOT / "tui", ROOT / "cli")
+        for path in sorted(root.rglob("*.py"))
+        if CORE / "store" not in path.parents
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if SQL.search(line)
+    ]
+    assert found == []
+
+
+def test_the_sql_check_would_catch_a_statement():
+    for line in ('conn.execute("SELECT id FROM versions")', '"INSERT OR IGNORE INTO embeddings"',
+                 'f"DELETE FROM {table} WHERE x"', '"UPDATE branches SET commit_sha = ?"',
+                 '"CREATE TEMP TABLE IF NOT EXISTS allowed"', 'self.conn.execute(query)'):
+        assert SQL.search(line), line
+    assert not SQL.search("select the branch to update from the list")  # prose is lower case
+
+
 def test_no_import_cycles():
     graph = grimp.build_graph("branchwise", "branchwise_tui", "branchwise_cli")
     modules = sorted(graph.modules)

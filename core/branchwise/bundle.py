@@ -130,14 +130,11 @@ def shown_for(result: Result, context: BundleContext) -> Shown:
     """What the bundle shows for a result: current or indexed text, where from, which label."""
     label = effective_label(result)
     note = context.notes.get(result.version_id, "")
-    wants_current = (
-        result.verdict is Verdict.CHANGED
-        and result.current_text is not None
-        and result.version_id not in context.use_indexed_text
-    )
-    if wants_current:
+    current_text = result.current_text
+    if (result.verdict is Verdict.CHANGED and current_text is not None
+            and result.version_id not in context.use_indexed_text):
         return Shown(result.current_path or result.path, result.current_start_line, result.current_end_line,
-                     result.current_text, True, label, note)
+                     current_text, True, label, note)
     if result.verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER) and result.current_start_line is not None:
         return Shown(result.current_path or result.path, result.current_start_line, result.current_end_line,
                      result.current_text or result.text, False, label, note)
@@ -161,7 +158,7 @@ def _refuse_secrets(sections: list[tuple[Result, Shown]], out: Path, context: Bu
     if context.allow_secrets:
         return
     found = [
-        f"{finding.kind} at {shown.path}:L{shown.start_line + finding.line - 1}"
+        f"{finding.kind} at {shown.path}:L{(shown.start_line or 1) + finding.line - 1}"
         for _, shown in sections
         for finding in scan(shown.text)
     ]
@@ -277,7 +274,7 @@ def _entry(result: Result, shown: Shown, included: bool, why_out: str | None) ->
         "commit": result.commit,
         "content_hash": result.content_hash,
         "version_id": result.version_id,
-        "verdict": result.verdict.value,
+        "verdict": result.verdict.value if result.verdict else None,
         "reason": result.reason,
         "label": shown.label.value,
         "reviewer_label": result.label.value if result.label else None,

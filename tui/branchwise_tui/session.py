@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from branchwise.bundle import BundleContext
+from branchwise.errors import BranchwiseError
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
@@ -69,6 +70,8 @@ class ReviewSession:
             self.workspace.set_label(result, label)
 
     def export(self, out: Path):
+        if self.request is None:
+            raise BranchwiseError("nothing to export: search first")
         with self._lock:
             return self.workspace.export(self.request, out, against=self.against, results=self.results,
                                          use_indexed_text=frozenset(self.use_indexed_text))
@@ -115,5 +118,7 @@ class ReviewSession:
 
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""
+        if self.target is None:
+            return []
         context = dataclasses.replace(self.target.context, use_indexed_text=frozenset(self.use_indexed_text))
         return self.workspace.citation_header(result, context, dates=self.target.dates.get)

@@ -26,7 +26,7 @@ def run(args) -> int:
     report = ws.index(args.branch, args.all_branches, progress=progress_bar(), wait=args.wait,
                       prune=args.prune, gc=args.gc, rebuild=args.rebuild)
     if args.json:
-        data = {"repository": ws.repo.name, "index": str(ws.index_dir),
+        data: dict[str, object] = {"repository": ws.repo.name, "index": str(ws.index_dir),
                 "branches": [s.to_json() for s in report]}
         if report.gc_removed is not None:
             data["gc_removed_versions"] = report.gc_removed

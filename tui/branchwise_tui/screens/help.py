@@ -29,7 +29,7 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-box"):
             yield Static("branchwise review: keys", id="help-title")
             yield Static(INTRO, id="help-intro")
-            table = DataTable(id="help-keys", cursor_type="none", show_header=False)
+            table: DataTable = DataTable(id="help-keys", cursor_type="none", show_header=False)
             table.add_columns("key", "action")
             table.add_rows(self.keys)
             yield table

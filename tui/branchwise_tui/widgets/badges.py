@@ -28,7 +28,7 @@ LABEL_STYLES = {
 
 def verdict_badge(verdict: Verdict | None, label: Label | None = None) -> Text:
     """`changed` in yellow, followed by the reviewer's label (e.g. `→ reference-only`) once set."""
-    badge = Text(verdict.value if verdict else "unverified", style=VERDICT_STYLES.get(verdict, "italic"))
+    badge = Text(verdict.value if verdict else "unverified", style=VERDICT_STYLES[verdict] if verdict else "italic")
     if label is not None:
         badge.append(" → ")
         badge.append(label.value, style=LABEL_STYLES[label])
