@@ -3,7 +3,8 @@
 The full run measures at the sizes the project promises (5,000 symbols with the real model,
 20 branches of 100,000 symbols, a million stored vectors, a 10,000-file repository) and
 writes bench/results/latest.{md,json} plus a dated copy. `--quick` runs every item at a small
-size in well under two minutes so CI can check that the suite works (it asserts no timings).
+size in well under two minutes so CI can check that the suite works (it asserts no timings),
+and writes to a temporary directory unless `--out` says otherwise.
 Large data is generated into a temporary directory and deleted afterwards. Items run one
 after another in one process (the heavy ones never overlap), and a failing item is reported
 as failed without stopping the others.
@@ -28,6 +29,7 @@ SIZES = {
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
               "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20)},
 }
+RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval")
 
@@ -62,11 +64,15 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, for CI (no timing targets)")
-    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where to write latest.{md,json} (default: bench/results for a full run, "
+                             "a new temporary directory for --quick, so quick runs never touch committed results)")
     parser.add_argument("--only", action="append", choices=ITEMS, help="run only these items")
     args = parser.parse_args(argv)
     os.environ.pop("BRANCHWISE_MODEL", None)  # items 1, 7 and retrieval use the default model
     mode = "quick" if args.quick else "full"
+    if args.out is None:
+        args.out = Path(tempfile.mkdtemp(prefix="branchwise-bench-quick-")) if args.quick else RESULTS
     sizes = SIZES[mode]
     selected = [i for i in ITEMS if not args.only or i in args.only]
     if "memory" in selected and "filtered_search" not in selected:

@@ -21,7 +21,7 @@ from branchwise.models import Label
 from branchwise.backends.qdrant import QdrantPublisher, close_clients
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
-from conftest import backend_environment
+from backend_env import backend_environment
 from gittools import GitBuilder
 
 QUERIES = ("cancel order", "make order cancellation idempotent", "refund payment", "optimizer thresholds",

@@ -14,7 +14,7 @@ import pytest
 
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
-from conftest import BACKENDS, backend_environment
+from backend_env import BACKENDS, backend_environment
 
 pytestmark = pytest.mark.model
 

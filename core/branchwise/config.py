@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import os
 import tomllib
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -48,6 +50,8 @@ class Config:
     path_weight: float = 0.25
     #: days an unreferenced version (and its vector) is kept before `gc` removes it
     retention_days: float = 30.0
+    #: up to this many vectors the FAISS index is an exact flat scan, above it an IVF index
+    flat_max_vectors: int = 100_000
     #: failure ratio above which `stats` recommends re-indexing
     failure_threshold: float = 0.4
     #: consecutive rising sessions after which `stats` recommends re-indexing
@@ -116,14 +120,20 @@ def _read_file(path: Path) -> dict[str, Any]:
         raise UsageError(f"bad configuration file {path}: {error}") from None
 
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "model": (str,), "path_weight": (int, float), "retention_days": (int, float),
-    "failure_threshold": (int, float), "rising_sessions": (int,), "backend": (str,),
-    "qdrant_url": (str,), "qdrant_path": (str,), "qdrant_collection": (str,),
-    "qdrant_hnsw_ef": (int,), "qdrant_exact": (bool,), "qdrant_api_key": (str,), "user": (str,),
-    "chunking": (dict,),
-}
+def _accepted_types() -> dict[str, tuple[type, ...]]:
+    """Each setting's accepted value types, read from the field annotations (a float takes an int)."""
+    accepted = {}
+    for name, hint in typing.get_type_hints(Config).items():
+        options = typing.get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+        wanted = tuple(typing.get_origin(t) or t for t in options if t is not type(None))
+        accepted[name] = (int, *wanted) if float in wanted else wanted
+    return accepted
+
+
 _TYPE_NAMES = {str: "a string", int: "an integer", float: "a number", bool: "true or false", dict: "a table"}
+
+
+_TYPES = _accepted_types()
 
 
 def _checked(layer: dict[str, Any], where: str, in_file: bool) -> dict[str, Any]:

@@ -102,7 +102,9 @@ class Workspace:
 
     def _vector_store(self) -> VectorStore:
         """The backend's vector store, loaded (or rebuilt) as the database stands now."""
-        return self.backend.vector_store(self.store, self.embedder, self.config.path_weight)
+        return self.backend.vector_store(
+            self.store, self.embedder, self.config.path_weight, self.config.flat_max_vectors
+        )
 
     def index(
         self,

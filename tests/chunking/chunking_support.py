@@ -45,6 +45,8 @@ def check_golden(name: str, result: FileChunks) -> None:
     path = GOLDEN / f"{name}.json"
     actual = summary(result)
     if UPDATE:
+        # CI must compare, never rewrite: a rewritten golden would pass unconditionally
+        assert not os.environ.get("CI"), "BRANCHWISE_UPDATE_GOLDEN is refused when CI is set"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(actual, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         return

@@ -68,11 +68,13 @@ class Backend:
 
     # factories ----------------------------------------------------------------------------
 
-    def vector_store(self, store: "Store", embedder: "Embedder", path_weight: float) -> VectorStore:
+    def vector_store(
+        self, store: "Store", embedder: "Embedder", path_weight: float, flat_max: int | None = None
+    ) -> VectorStore:
         if self.kind == "faiss":
-            from branchwise.backends.local.vectors import VectorIndex
+            from branchwise.backends.local.vectors import FLAT_MAX, VectorIndex
 
-            return VectorIndex(store, embedder.name, embedder.dim, path_weight)
+            return VectorIndex(store, embedder.name, embedder.dim, path_weight, flat_max or FLAT_MAX)
         from branchwise.backends.qdrant import QdrantPublisher
 
         return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight)

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node
 
 from branchwise.chunking import embedding_text
+from branchwise.chunking.config_blocks import CONFIG_KINDS, config_blocks
 from branchwise.chunking.comments import clean_comments, clean_docstring
 from branchwise.chunking.grammars import GRAMMARS, parser
 from branchwise.chunking.languages import identity_language, language_for_path, text_kind_for_path
@@ -51,7 +52,9 @@ def chunk_file(
     if grammar:
         result.chunks = _FileChunker(repository, path, language, grammar, data).chunks()
     elif rules.index_unknown_languages:
-        result.chunks = _file_chunk(repository, path, language, data)
+        result.chunks = _config_chunks(repository, path, language, data) or _file_chunk(
+            repository, path, language, data
+        )
     else:
         result.skipped = "no grammar: file type not indexed (index_unknown_languages is off)"
     for chunk in result.chunks:
@@ -285,6 +288,35 @@ def _file_chunk(repository: str, path: str, language: str, data: bytes) -> list[
             embedding_text=embedding_text.compose("file", name, None, "", "", text),
         )
     ]
+
+
+def _config_chunks(repository: str, path: str, language: str, data: bytes) -> list[Chunk]:
+    """One `config` chunk per top-level block of a TOML/YAML/JSON file ([] keeps one file chunk)."""
+    if language not in CONFIG_KINDS:
+        return []
+    table = LineTable(data)
+    chunks = []
+    for block in config_blocks(language, decode(data)):
+        start, end = table.span(block.start_line, block.end_line)
+        raw = data[start:end]
+        text = decode(raw)
+        signature = next((line.strip() for line in text.splitlines()
+                          if line.strip() and not line.lstrip().startswith("#")), "")
+        chunks.append(Chunk(
+            identity=Identity(repository, path, language, "config", block.name),
+            start_line=block.start_line,
+            end_line=block.end_line,
+            start_byte=start,
+            end_byte=end,
+            signature=signature,
+            docstring="",
+            parent=None,
+            imports=(),
+            text=text,
+            content_hash=sha256_hex(raw),
+            embedding_text=embedding_text.compose("config", block.name, None, signature, "", text),
+        ))
+    return chunks
 
 
 def _first_non_annotation(node: Node) -> int:

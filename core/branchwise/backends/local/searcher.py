@@ -50,7 +50,8 @@ class Searcher(HybridSearch):
     def vectors(self) -> VectorIndex:
         if self._vectors is None:
             self._vectors = VectorIndex(
-                self.store, self.embedder.name, self.embedder.dim, self.config.path_weight
+                self.store, self.embedder.name, self.embedder.dim, self.config.path_weight,
+                self.config.flat_max_vectors,
             )
         return self._vectors
 

@@ -50,8 +50,10 @@ def _slug(model: str) -> str:
 class VectorIndex:
     """Inner-product search over version rows, restricted to an allowed id set."""
 
-    def __init__(self, store: Store, model: str, dim: int, path_weight: float):
+    def __init__(self, store: Store, model: str, dim: int, path_weight: float, flat_max: int = FLAT_MAX):
         self.store = store
+        #: up to this many vectors the index stays an exact flat scan (config `flat_max_vectors`)
+        self.flat_max = flat_max
         self.model = model
         self.dim = dim
         self.path_weight = path_weight
@@ -111,7 +113,7 @@ class VectorIndex:
             vector_parts.append(part_vectors)
         all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
-        self.index = build_index(self.dim, all_ids, all_vectors)
+        self.index = build_index(self.dim, all_ids, all_vectors, self.flat_max)
         self._base_stale = True
         if self.store.index_dir.exists():
             self.save()
@@ -142,7 +144,7 @@ class VectorIndex:
 
     def _reshape_if_needed(self) -> None:
         """Re-train when the index has outgrown (or shrunk away from) its structure."""
-        if not _fits(self.index, self.index.ntotal):
+        if not _fits(self.index, self.index.ntotal, self.flat_max):
             self.rebuild()
 
     # search -------------------------------------------------------------------------------
@@ -184,16 +186,16 @@ def read_delta(path) -> list[tuple[bool, np.ndarray, np.ndarray | None]]:
 # the index structure: shared with bench/ so that the benchmark measures this code ---------
 
 
-def nlist_for(count: int) -> int:
-    """IVF lists for `count` vectors (0: stay flat): about sqrt(n), a power of two."""
-    if count <= FLAT_MAX:
+def nlist_for(count: int, flat_max: int = FLAT_MAX) -> int:
+    """IVF lists for `count` vectors (0: stay flat up to `flat_max`): about sqrt(n), a power of two."""
+    if count <= flat_max:
         return 0
     return 1 << round(np.log2(np.sqrt(count)))
 
 
-def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray) -> faiss.Index:
-    """An exact flat index for few vectors, else an IVF index trained on a sample of them."""
-    nlist = nlist_for(len(ids))
+def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, flat_max: int = FLAT_MAX) -> faiss.Index:
+    """An exact flat index for up to `flat_max` vectors, else an IVF index trained on a sample of them."""
+    nlist = nlist_for(len(ids), flat_max)
     if nlist == 0:
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
     else:
@@ -205,9 +207,9 @@ def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray) -> faiss.Index:
     return index
 
 
-def _fits(index: faiss.Index, count: int) -> bool:
+def _fits(index: faiss.Index, count: int, flat_max: int = FLAT_MAX) -> bool:
     """Flat while small; IVF with a list count within a factor of two of the ideal."""
-    wanted = nlist_for(count)
+    wanted = nlist_for(count, flat_max)
     current = index.nlist if isinstance(index, faiss.IndexIVF) else 0
     if wanted == 0:
         return current == 0

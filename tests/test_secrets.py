@@ -1,0 +1,97 @@
+"""Every secret detector, and the scan of the text a bundle actually writes.
+
+Each detector gets a positive case (its token shape, in code as it appears in the wild) and
+the negative cases it must stay quiet on (placeholders, ordinary words), so switching any one
+detector off, or scanning other text than the one written, fails here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gittools import GitBuilder
+
+from branchwise.secrets import ENTROPY_THRESHOLD, scan, shannon_entropy
+
+# Built from parts so that this file itself does not look like it holds credentials.
+GITHUB_CLASSIC = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+GITHUB_FINE = "github_pat_" + "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz"
+SLACK_TOKEN = "xoxb-" + "123456789012-abcdefghijkl"
+SLACK_HOOK = "https://hooks.slack.com/services/" + "T000AAAA/B000BBBB/abcdefghijklmnopqrstuvwx"
+AWS_KEY_ID = "AKIA" + "ABCDEFGHIJKLMNOP"
+PRIVATE_KEY = "-----BEGIN " + "RSA PRIVATE KEY-----"
+OPENSSH_KEY = "-----BEGIN " + "OPENSSH PRIVATE KEY-----"
+RANDOM_VALUE = "q8Zr3LmT0vXw9Pk2Jd7Hs1Nf"
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        (f'KEY = """{PRIVATE_KEY}', "private key block"),
+        (f"key = '''{OPENSSH_KEY}", "private key block"),
+        (f'aws_id = "{AWS_KEY_ID}"', "AWS access key id"),
+        (f'token = "{GITHUB_CLASSIC}"', "GitHub token"),
+        (f"GH = '{GITHUB_FINE}'", "GitHub token"),
+        (f'client = Slack("{SLACK_TOKEN}")', "Slack token"),
+        (f'HOOK = "{SLACK_HOOK}"', "Slack webhook"),
+        (f'api_key = "{RANDOM_VALUE}"', "high-entropy value assigned to a secret-like name"),
+        (f'"client_secret": "{RANDOM_VALUE}",', "high-entropy value assigned to a secret-like name"),
+    ],
+)
+def test_each_detector_finds_its_shape(line, kind):
+    code = f"import os\n\n{line}\n"
+    assert [(f.kind, f.line) for f in scan(code)] == [(kind, 3)]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        'api_key = "your-api-key-goes-here-123"',  # placeholder
+        'password = "xxxxxxxxxxxxxxxxxxxx1"',
+        'token = os.environ["GITHUB_TOKEN"]',  # read from the environment: no value
+        'secret_name = "orders-service-db-1"',  # words, low entropy
+        'description = "q8Zr3LmT0vXw9Pk2Jd7Hs1Nf"',  # random, but not a secret-like name
+        "def get_token(self): return self.token",
+    ],
+)
+def test_ordinary_code_is_not_flagged(line):
+    assert scan(line) == []
+
+
+def test_entropy_threshold_separates_random_from_words():
+    assert shannon_entropy(RANDOM_VALUE) >= ENTROPY_THRESHOLD
+    assert shannon_entropy("aaaabbbbccccdddd1111") < ENTROPY_THRESHOLD
+
+
+def test_a_bundle_scans_the_text_it_writes_not_the_indexed_text(tmp_path):
+    """A token added in the work tree to an indexed function is in the current text only."""
+    repo = GitBuilder(tmp_path / "app")
+    repo.write("src/client.py", 'def make_client(session):\n    """Build the API client."""\n    return session\n')
+    repo.commit("client")
+    env = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
+
+    def cli(*argv):
+        return subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)],
+                              capture_output=True, text=True, env=env)
+
+    index = tmp_path / "index"
+    assert cli("index", repo.path, "--index", index).returncode == 0
+    (repo.path / "src/client.py").write_text(
+        'def make_client(session):\n    """Build the API client."""\n'
+        f'    session.headers["Authorization"] = "token {GITHUB_CLASSIC}"\n    return session\n'
+    )
+    out_file = tmp_path / "bundle.md"
+    out = cli("export", "build the api client", "--repo", repo.path, "--branch", "main", "--index", index,
+              "--out", out_file)
+    assert out.returncode == 1, out.stdout
+    assert "GitHub token" in out.stderr and "src/client.py" in out.stderr
+    assert GITHUB_CLASSIC not in out.stderr
+    assert not out_file.exists()
+    allowed = cli("export", "build the api client", "--repo", repo.path, "--branch", "main", "--index", index,
+                  "--out", out_file, "--allow-secrets")
+    assert allowed.returncode == 0, allowed.stderr
+    assert GITHUB_CLASSIC in Path(out_file).read_text()  # the current text is what the bundle carries
