@@ -24,18 +24,18 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
-             "retrieval": None, "qdrant": (1_000_000, 20, 200)},
+             "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
-              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20)},
+              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384")},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval")
+         "retrieval", "branchdiff")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
-    from bench import (chunking_bench, filtered_search, indexing, memory, qdrant_search, retrieval,
+    from bench import (branchdiff, chunking_bench, filtered_search, indexing, memory, qdrant_search, retrieval,
                        startup, storage, verification)
 
     if name == "chunking":
@@ -58,6 +58,8 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)
         return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
+    if name == "branchdiff":
+        return branchdiff.run(work, *sizes["branchdiff"])
     return retrieval.run(work, sizes["retrieval"])
 
 

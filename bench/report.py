@@ -124,6 +124,18 @@ def summary_rows(items: dict) -> list[tuple]:
                      "; ".join(f"{k} {m[k]['mrr_at_10']:.2f} ({m[k]['hits_at_10']:.0%})" for k in ("fused", "dense")),
                      f"lexical {m['lexical']['mrr_at_10']:.2f} ({m['lexical']['hits_at_10']:.0%})",
                      f"fused {r['fused_vs_lexical']:.2f}x, dense {r['dense_vs_lexical']:.2f}x", "", ""))
+    if "branchdiff" in items and "error" not in items["branchdiff"]:
+        d = items["branchdiff"]
+        changes = sum(d["counts"].values())
+        rows.append(("diff", f"`diff {d['branch']} --base {d['base']}` on {d['repository']}: "
+                     f"{d['files']} files, {changes} symbol changes, no impact",
+                     f"{d['symbol_diff_s']:.2f} s", f"git diff --stat {d['git_diff_stat_s'] * 1000:.0f} ms",
+                     f"{d['symbol_diff_vs_git']:.0f}x", "", ""))
+        if "symbol_diff_with_impact_s" in d:
+            rows.append(("diff", f"... with impact context ({d['impact_hits']:,} hits)",
+                         f"{d['symbol_diff_with_impact_s']:.1f} s ({d['impact_ms_per_change']:.0f} ms/change)",
+                         f"git diff --stat {d['git_diff_stat_s'] * 1000:.0f} ms",
+                         f"{d['with_impact_vs_git']:.0f}x", "", ""))
     return rows
 
 

@@ -88,11 +88,13 @@ def test_headers_for_each_verdict(moved, tmp_path):
     assert header_of(markdown, "old_cancel") == [
         "Source: src/orders/legacy.py (deleted on main)",
         f"Version: feature/old-arch @ {old[:7]} ({DAY})",
+        "Check: deleted; file deleted at target",
         "Purpose: reference for the idempotency design only; do not copy the implementation",
     ]
     assert header_for(results[3], context_for(repo, verifier, notes={})) == [
         "Source: src/orders/legacy.py (deleted on main)",
         f"Version: feature/old-arch @ {old[:7]} ({DAY})",
+        "Check: deleted; file deleted at target",
         "Purpose: reference for the idea only; do not copy the implementation",
     ]
     assert markdown.startswith("# Code for: cancel an order twice\n")
@@ -134,7 +136,9 @@ def test_labels_exclusions_and_the_manifest(moved, tmp_path):
     out = tmp_path / "bundle.md"
     report = write_bundle(results, out, context_for(repo, verifier))
     markdown = out.read_text()
-    assert "helper" not in markdown and "cancel_order" not in markdown
+    shown = markdown.split("## Left out", 1)[0]
+    assert "helper" not in shown and "cancel_order" not in shown
+    assert "- rank 2 `helper` (src/orders/service.py): excluded by reviewer" in markdown
     assert header_of(markdown, "OrderService.place_order")[-2:] == [
         "Check: current; content hash matches",
         "Purpose: reference for the idea only; do not copy the implementation",
@@ -163,9 +167,9 @@ def test_duplicates_appear_once_and_methods_get_their_class_line(moved, tmp_path
     context = context_for(repo, verifier, parent_signature=lambda r: "class OrderService:" if r.parent else None)
     report = write_bundle([again, cancel], out, context)
     markdown = out.read_text()
-    assert markdown.count("## ") == 1
-    assert code_of(markdown, "OrderService.cancel_order").splitlines()[:2] == [
-        "class OrderService:", "    def cancel_order(self, order_id):",
+    assert markdown.count("def cancel_order") == 1
+    assert code_of(markdown, "OrderService.cancel_order").splitlines()[:4] == [
+        "# context, not part of this chunk:", "class OrderService:", "# chunk:", "    def cancel_order(self, order_id):",
     ]
     assert [e["left_out"] for e in report.entries] == [None, "duplicate of rank 1 (same symbol)"]
 

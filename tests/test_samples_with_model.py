@@ -8,6 +8,7 @@ on `engine`, and the stale, deleted handler on `shop`. They use all-MiniLM-L6-v2
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -62,6 +63,11 @@ def git(repo, *args):
     return subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True, text=True).stdout.strip()
 
 
+def _section(markdown: str, name: str) -> str:
+    """The Markdown bundle's chunk named `name`, header and code."""
+    return re.split(r"\n#{2,3} ", markdown.split(f". {name}\n", 1)[1], maxsplit=1)[0]
+
+
 def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, tmp_path, monkeypatch, backend):
     """Seed 000's example: the deleted handler is history, current code carries current headers."""
     monkeypatch.delenv("BRANCHWISE_MODEL", raising=False)
@@ -92,13 +98,33 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
 
     for name in ("OrderService.cancel_order", "ensure_cancellable"):
         assert by_name[name]["verdict"] == "current", name
-        assert by_name[name]["included"]
-    assert "(OrderService.cancel_order)\nVersion: main @ 20180eb" in bundle
+    assert by_name["ensure_cancellable"]["included"]
+    # the method comes back with its class: the class carries it, once
+    assert by_name["OrderService"]["included"]
+    assert by_name["OrderService.cancel_order"]["left_out"].startswith("inside rank")
+    assert bundle.count("def cancel_order(") == 1
+    assert "(OrderService)\nVersion: main @ 20180eb" in bundle
     assert "Check: current; content hash matches" in bundle
+    # current code first, the deleted handler under History and references
+    first = bundle.split("\n## 1. ", 1)[1]
+    assert "Check: current" in first.split("```\n", 1)[0]
+    assert bundle.index("## History and references") < bundle.index("(deleted on main)")
 
     generated = [e for e in manifest["results"] if e["path"].startswith("src/orders/generated/")]
     assert generated and all(e["verdict"] == "excluded" and not e["included"] for e in generated)
-    assert "order_api_client.py" not in bundle
+    assert "order_api_client.py" not in bundle.split("## Left out", 1)[0]
+
+    # history as principles: the outline export keeps the handler's signatures, docstring and
+    # comments, none of its body, and costs fewer tokens
+    outline_report = ws.export(request, tmp_path / "outline.md", reference_as="outline")
+    outline = (tmp_path / "outline.md").read_text()
+    body = [line.strip() for line in _section(bundle, "CancelOrderHandler").splitlines()
+            if line.strip().startswith(("self.", "return ", "if ", "for "))]
+    assert body
+    handler_outline = _section(outline, "CancelOrderHandler")
+    assert "class CancelOrderHandler:" in handler_outline and "def handle(self" in handler_outline
+    assert not [line for line in body if line in {x.strip() for x in handler_outline.splitlines()}]
+    assert outline_report.total_tokens < report.total_tokens
 
     backup = ws.search(SearchRequest("save order repository old", "main", top_k=10))
     old = [r for r in backup if r.path.endswith("order_repo_old.py")]

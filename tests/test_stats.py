@@ -38,16 +38,18 @@ def test_record_counts_verdicts_reasons_directories_and_overrides(tmp_path):
         make_result("vendor/x.py", Verdict.EXCLUDED, "vendored code"),
         make_result("docs/y.py", Verdict.UNVERIFIABLE, "no version metadata"),
     ]
+    results[1].current_path = "src/x.py"  # moved unchanged: current at its new place, not a failure
     record = record_session(tmp_path, "export", "shop", "main", "c" * 40, 3600.0, results)
 
     assert record["verdicts"] == {"changed": 1, "current": 1, "deleted": 2, "excluded": 1, "unverifiable": 1}
     assert record["considered"] == 5 and record["failures"] == 3 and record["failure_ratio"] == 0.6
+    assert record["moved_unchanged"] == 1
     assert record["reasons"] == {
-        "deleted: file deleted at target": 1,
-        "deleted: file deleted at target (found moved)": 1,
         "changed: symbol text differs from indexed version": 1,
+        "deleted: file deleted at target": 1,
+        "unverifiable: no version metadata": 1,
     }
-    assert record["directories"] == {"src": 3}
+    assert record["directories"] == {"src/orders": 2, "docs": 1}
     assert [o["path"] for o in record["overrides"]] == ["setup.py"]
     assert record["overrides"][0]["default"] == "use" and record["overrides"][0]["label"] == "exclude"
     assert record["commits"] == {"a" * 40: 6}

@@ -45,7 +45,10 @@ def as_user(p: argparse.ArgumentParser) -> None:
 
 
 def search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--top-k", type=int, default=10)
+    p.add_argument("--top-k", type=int, default=10, metavar="N",
+                   help="up to N results of the branch (default 10); with --scope all, up to N/2 history "
+                        "results after them; then up to N/2 excluded results (generated, vendored, fixture, "
+                        "backup code ranked among them), listed for the record and never usable")
     p.add_argument("--language")
     p.add_argument("--path-prefix")
     p.add_argument("--symbol-type")

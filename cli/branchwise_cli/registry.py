@@ -10,4 +10,6 @@ COMMANDS = [
     "export",
     "stats",
     "labels",
+    "diff",
+    "tour",
 ]

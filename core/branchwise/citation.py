@@ -42,10 +42,9 @@ def header_lines(result: Result, shown: Shown, *, branch: str, target: str, targ
     `branch` is the queried branch; `target` names the verification target ("the work tree of
     main (HEAD 9f3c1ab)"); the two *_version strings are "<branch> @ <short> (<date>)".
     """
-    lines = [source_line(result, shown, branch), f"Version: {target_version if shown.current else indexed_version}"]
+    lines = [source_line(result, shown, branch), f"Version: {target_version if shown.current else indexed_version}",
+             check_line(result, shown, target)]
     purpose = purpose_line(shown)
-    if not (purpose and result.verdict is Verdict.DELETED):
-        lines.append(check_line(result, shown, target))
     if purpose:
         lines.append(purpose)
     return lines
@@ -71,6 +70,8 @@ def check_line(result: Result, shown: Shown, target: str) -> str:
         if shown.current:
             return f"Check: changed; showing the current text at {target}"
         return f"Check: changed; showing the indexed text, which differs from {target}"
+    if result.moved_unchanged:
+        return f"Check: current at its new place; moved unchanged to {shown.path}, content hash matches"
     if verdict is Verdict.UNVERIFIABLE:
         return "Check: unverifiable; no version metadata, a lead only"
     return f"Check: {verdict.value if verdict else 'unverified'}; {result.reason}".rstrip("; ")

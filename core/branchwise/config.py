@@ -54,6 +54,8 @@ class Config:
     flat_max_vectors: int = 100_000
     #: failure ratio above which `stats` recommends re-indexing
     failure_threshold: float = 0.4
+    #: "failures by directory" names the deepest directory holding at least this many failures
+    failure_directory_min: int = 2
     #: consecutive rising sessions after which `stats` recommends re-indexing
     rising_sessions: int = 3
     #: where the searchable index lives: "faiss" (beside the database) or "qdrant" (see backends/)

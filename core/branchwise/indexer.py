@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, timezone
 import json
 
 from branchwise.chunking import chunk_file, path_embedding_text
+from branchwise.chunking.imports import used_imports
 from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
@@ -203,6 +204,7 @@ class Indexer:
                 "path_class": chunk.path_class.value, "class_reason": chunk.class_reason,
                 "first_branch": run.summary.branch, "first_commit": run.commit, "blob": blob,
                 "start_line": chunk.start_line, "end_line": chunk.end_line, "created_at": utc_now(),
+                "imports": "\n".join(used_imports(chunk.imports, chunk.text, chunk.identity.language)),
             },
             fts_columns(chunk.identity.qualified_name, chunk.signature, chunk.docstring, chunk.text,
                         chunk.identity.path),

@@ -60,6 +60,8 @@ def default_label(result: Result) -> Label:
     """How a result is handled when no reviewer has labelled it (by its verdict)."""
     if result.verdict is Verdict.EXCLUDED:
         return Label.EXCLUDE
+    if result.moved_unchanged:  # current code, at its new place
+        return Label.USE
     if result.verdict in (Verdict.DELETED, Verdict.UNVERIFIABLE):
         return Label.REFERENCE_ONLY
     return Label.USE
@@ -251,3 +253,13 @@ def _default_reviewer() -> str:
         return getpass.getuser()
     except (KeyError, OSError):  # no user name in the environment or the password database
         return ""
+
+
+def member_labels(conn: sqlite3.Connection, repository: str, path: str, qualified_name: str) -> list[tuple[str, Label, str]]:
+    """Labels on symbols inside `qualified_name` in `path`: (qualified name, label, labelled text).
+
+    The text is the labelled version's, from the index, so that the bundle can find it inside
+    the enclosing symbol's text; labels on versions the index no longer holds are skipped.
+    """
+    rows = store_labels.member_label_rows(conn, repository, path, qualified_name)
+    return [(name, Label(label), text) for name, label, text in rows]

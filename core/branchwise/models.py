@@ -137,6 +137,7 @@ class Result:
     signature: str = ""
     docstring: str = ""
     parent: str | None = None  # qualified name of the enclosing symbol
+    imports: tuple[str, ...] = ()  # the file's import statements this symbol uses
     path_class: PathClass = PathClass.SOURCE
     class_reason: str = ""
     history: bool = False  # not in the queried branch's live set (--scope all)
@@ -152,6 +153,11 @@ class Result:
     @property
     def path(self) -> str:
         return self.identity.path
+
+    @property
+    def moved_unchanged(self) -> bool:
+        """Gone from its place but found unchanged elsewhere: current code at `current_path`."""
+        return self.verdict is Verdict.DELETED and self.current_path is not None
 
     def to_json(self) -> dict:
         """The `search --json` result object of the CLI contract."""
@@ -177,6 +183,9 @@ class Result:
             "blob": self.blob,
             "version_id": self.version_id,
             "label": self.label.value if self.label else None,
+            "signature": self.signature,
+            "parent_qualified_name": self.parent,
+            "imports": list(self.imports),
         }
         if self.history:
             data["history"] = self.history_note or True

@@ -131,6 +131,10 @@ class HybridSearch:
         """The signature line of a result's enclosing symbol (for bundle headers)."""
         raise NotImplementedError
 
+    def parent_text(self, result: Result) -> str | None:
+        """The text of a result's enclosing symbol, as last indexed (for bundle context)."""
+        raise NotImplementedError
+
     def live_set(self, branch: str) -> list[dict]:
         """A branch's live set, sorted by path and line (what `inspect` prints)."""
         raise NotImplementedError
@@ -138,27 +142,32 @@ class HybridSearch:
     # turning ranked keys into results -------------------------------------------------------
 
     def _assemble(self, ranked: list[tuple[Any, float]], branch: BranchInfo, request: SearchRequest) -> list[Result]:
+        """Up to top_k results of the branch, then up to top_k/2 history results (--scope all),
+        then up to top_k/2 excluded ones ranked among them: history and excluded code inform,
+        they never take a current result's place or rank above it."""
         usable: list[Result] = []
+        history: dict[Identity, Result] = {}
         excluded: list[Result] = []
-        seen: set[Identity] = set()
-        history_slots = max(1, request.top_k // 2)
+        seen: set[Identity] = set()  # --scope all: one version per identity, the live one, else the best
+        side_slots = max(1, request.top_k // 2)
         for key, score in ranked:
-            if len(usable) >= request.top_k:
+            if len(usable) >= request.top_k and (request.scope != "all" or len(history) >= side_slots):
                 break
             result = self._result(key, score, branch)
-            if result.identity in seen:  # --scope all: one version per identity, the best
+            if result.identity in seen or (result.history and result.identity in history):
                 continue
             if result.history:
-                if history_slots == 0:  # history informs, it never crowds out current code
-                    continue
-                history_slots -= 1
+                if len(history) < side_slots:
+                    history[result.identity] = result
+                continue
             seen.add(result.identity)
+            history.pop(result.identity, None)
             if result.path_class in EXCLUDED_CLASSES:
-                if len(excluded) < request.top_k:
+                if len(excluded) < side_slots and len(usable) < request.top_k:
                     excluded.append(result)
-            else:
+            elif len(usable) < request.top_k:
                 usable.append(result)
-        ordered = usable + excluded
+        ordered = usable + list(history.values()) + excluded
         for rank, result in enumerate(ordered, 1):
             result.rank = rank
         return ordered

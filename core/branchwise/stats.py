@@ -3,14 +3,20 @@
 Each session records how many results were used and how many had gone stale, because the
 trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
-export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns the log
-into a trend, breakdowns and a recommendation, and `render_text` draws them for a terminal.
+search, export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns
+the log into a trend, breakdowns and a recommendation, and `render_text` draws them.
 
-    failure ratio = (changed + deleted) / (results whose verdict is not `excluded`)
+A failure is a result presented as usable on the queried branch that turned out `changed`,
+`deleted` or `unverifiable`. Not failures: history the user asked for (`--scope all`: other
+branches, deleted code), which is shown as history; code that moved unchanged, which is
+`current` at its new place; `excluded` results, which never compete for use.
 
-Excluded results never compete for use, so they would only dilute the ratio; `unverifiable`
-results count in the denominator (they were offered) but not as failures (nothing was shown
-to be wrong).
+    failure ratio = failures / (results that are neither excluded nor history)
+
+Re-indexing is recommended only when it would change that figure: a failure counts towards
+the recommendation when its result was indexed at an older commit than the verification
+target. Failures of an index already at the target (uncommitted edits in the work tree)
+are reported, but re-indexing commits cannot remove them.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from branchwise.models import Result, Verdict
 
 STATS_FILE = "stats.jsonl"
 KINDS = ("export", "review", "search")
-FAILURES = (Verdict.CHANGED, Verdict.DELETED)
+FAILURES = (Verdict.CHANGED, Verdict.DELETED, Verdict.UNVERIFIABLE)
 _SPARKS = "▁▂▃▄▅▆▇█"
 _BAR_WIDTH = 20
 _SHOWN_SESSIONS = 12
@@ -50,6 +56,7 @@ def record_session(
     index_age_seconds: float | None,
     results: list[Result],
     overrides: Iterable[Mapping] | None = None,
+    target_commit: str | None = None,
 ) -> dict:
     """Append one session's record to the log and return it.
 
@@ -61,7 +68,8 @@ def record_session(
     index_dir = Path(index_dir)
     if not index_dir.is_dir():
         raise UsageError(f"no index directory at {index_dir}")
-    record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides)
+    record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides,
+                            target_commit)
     with stats_path(index_dir).open("a", encoding="utf-8") as log:
         log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
     return record
@@ -75,11 +83,13 @@ def session_record(
     index_age_seconds: float | None,
     results: list[Result],
     overrides: Iterable[Mapping] | None = None,
+    target_commit: str | None = None,
 ) -> dict:
     """One session's record (what `record_session` appends), without writing it."""
     verdicts = Counter(r.verdict.value if r.verdict else "unverified" for r in results)
-    failures = [r for r in results if r.verdict in FAILURES]
-    considered = sum(r.verdict is not Verdict.EXCLUDED for r in results)
+    failures = [r for r in results if is_failure(r)]
+    considered = sum(r.verdict is not Verdict.EXCLUDED and not r.history for r in results)
+    fixable = [r for r in failures if target_commit is None or r.commit != target_commit]
     return {
         "time": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "kind": kind,
@@ -91,9 +101,15 @@ def session_record(
         "considered": considered,
         "failures": len(failures),
         "failure_ratio": round(len(failures) / considered, 4) if considered else None,
+        "target_commit": target_commit,
+        "index_behind": None if target_commit is None or index_commit is None else index_commit != target_commit,
+        "reindexable_failures": len(fixable),
+        "reindex_ratio": round(len(fixable) / considered, 4) if considered else None,
+        "history": sum(r.history for r in results),
+        "moved_unchanged": sum(r.moved_unchanged for r in results),
         "verdicts": dict(sorted(verdicts.items())),
         "reasons": dict(Counter(reason_key(r) for r in failures).most_common()),
-        "directories": dict(Counter(top_directory(r.path) for r in failures).most_common()),
+        "directories": dict(Counter(directory_of(r.path) for r in failures).most_common()),
         "overrides": list(overrides) if overrides is not None else _label_overrides(results),
         "commits": dict(Counter(r.commit for r in results if r.commit).most_common()),
     }
@@ -106,8 +122,38 @@ def reason_key(result: Result) -> str:
     return f"{key} (found moved)" if "moved to" in result.reason else key
 
 
-def top_directory(path: str) -> str:
-    return path.split("/", 1)[0] if "/" in path else "(root)"
+def is_failure(result: Result) -> bool:
+    """Presented as usable on the branch and found stale (see the module docstring)."""
+    return not result.history and result.verdict in FAILURES and not result.moved_unchanged
+
+
+def directory_of(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else "(root)"
+
+
+def deepest_directories(counts: Mapping[str, int], at_least: int) -> dict[str, int]:
+    """Failures per directory, each counted at its deepest ancestor holding >= `at_least`.
+
+    `counts` maps the directory of each failure to how many; a directory's total includes
+    its subdirectories. Failures under no directory with enough of them stay where they are.
+    """
+    totals: Counter[str] = Counter()
+    for directory, n in counts.items():
+        for ancestor in _ancestors(directory):
+            totals[ancestor] += n
+    placed: Counter[str] = Counter()
+    for directory, n in counts.items():
+        home = next((a for a in _ancestors(directory) if totals[a] >= at_least), directory)
+        placed[home] += n
+    return dict(placed.most_common())
+
+
+def _ancestors(directory: str) -> list[str]:
+    """The directory and its ancestors, deepest first ("a/b/c", "a/b", "a")."""
+    if directory == "(root)":
+        return [directory]
+    parts = directory.split("/")
+    return ["/".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
 def _label_overrides(results: list[Result]) -> list[dict]:
@@ -152,11 +198,15 @@ def load_records(index_dir: Path, repository: str | None = None) -> tuple[list[d
 def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None) -> dict:
     """Trend, breakdowns and a re-index recommendation from the log (see the module docstring)."""
     config = config or Config()
+    if not Path(index_dir).is_dir():
+        raise UsageError(f"no index directory at {index_dir}")
     records, bad = load_records(index_dir, repository)
-    trend = [
-        {key: record.get(key) for key in ("time", "kind", "repository", "branch", "failure_ratio", "failures", "considered")}
-        for record in records
-    ]
+    keys = ("time", "kind", "repository", "branch", "failure_ratio", "failures", "considered", "reindex_ratio",
+            "index_behind")
+    trend = [{key: record.get(key) for key in keys} for record in records]
+    for point, record in zip(trend, records):
+        if "reindex_ratio" not in record:  # written before the rule existed: every failure counted
+            point["reindex_ratio"] = record.get("failure_ratio")
     return {
         "repository": repository,
         "sessions": len(records),
@@ -164,20 +214,31 @@ def summarize(index_dir: Path, repository: str | None = None, config: Config | N
         "trend": trend,
         "verdicts": _total(records, "verdicts"),
         "by_reason": _total(records, "reasons"),
-        "by_directory": _total(records, "directories"),
+        "by_directory": deepest_directories(_total(records, "directories"), config.failure_directory_min),
+        "failure_directory_min": config.failure_directory_min,
         "overrides": sum(len(record.get("overrides") or []) for record in records),
         "failure_threshold": config.failure_threshold,
         "rising_sessions": config.rising_sessions,
-        "recommendation": recommend([t["failure_ratio"] for t in trend], config),
+        "recommendation": recommend([t["reindex_ratio"] for t in trend], config,
+                                    [t["failure_ratio"] for t in trend]),
     }
 
 
-def recommend(ratios: list[float | None], config: Config) -> dict:
-    """Re-index when the latest ratio exceeds the threshold or rose in N consecutive sessions."""
+def recommend(ratios: list[float | None], config: Config, failure_ratios: list[float | None] | None = None) -> dict:
+    """Re-index when the latest ratio exceeds the threshold or rose in N consecutive sessions.
+
+    `ratios` count only the failures re-indexing would remove; `failure_ratios`, all of them,
+    let the advice say why a high failure ratio does not call for a re-index.
+    """
     known = [r for r in ratios if r is not None]
     if not known:
         return {"reindex": False, "why": "no verified sessions recorded yet"}
     latest, threshold, rising = known[-1], config.failure_threshold, config.rising_sessions
+    all_known = [r for r in (failure_ratios or []) if r is not None]
+    if all_known and all_known[-1] > threshold and latest <= threshold:
+        return {"reindex": False, "why": f"latest failure ratio {_pct(all_known[-1])} exceeds the {_pct(threshold)} "
+                                         f"threshold, but only {_pct(latest)} comes from commits made after indexing; "
+                                         "the rest are uncommitted edits, which re-indexing would not change"}
     if latest > threshold:
         return {"reindex": True, "why": f"latest failure ratio {_pct(latest)} exceeds the {_pct(threshold)} threshold"}
     window = known[-(rising + 1):]
@@ -207,14 +268,15 @@ def render_text(summary: dict) -> str:
         return "No sessions recorded yet: export or review some results first."
     lines = [
         f"Failure ratio per session, oldest first ({summary['sessions']} sessions; "
-        "(changed + deleted) / results not excluded):",
+        "failures / results neither excluded nor history):",
         "  " + sparkline([t["failure_ratio"] for t in trend]),
         "",
         f"Last {min(len(trend), _SHOWN_SESSIONS)} sessions:",
         *(_session_bar(t) for t in trend[-_SHOWN_SESSIONS:]),
     ]
     lines += _breakdown("Failures by reason:", summary["by_reason"])
-    lines += _breakdown("Failures by directory:", summary["by_directory"])
+    lines += _breakdown(f"Failures by directory (deepest with at least {summary['failure_directory_min']}):",
+                        summary["by_directory"])
     if summary["unreadable_lines"]:
         lines += ["", f"({summary['unreadable_lines']} unreadable line(s) in the log were skipped)"]
     advice = summary["recommendation"]

@@ -67,6 +67,10 @@ class Verifier:
             self._verify_one(result)
         return results
 
+    def current_chunks(self, repository: str, path: str) -> list[Chunk]:
+        """The chunks of `path` as the target holds it (none when the file is gone)."""
+        return self._file_chunks(repository, path)
+
     # the steps ------------------------------------------------------------------------------
 
     def _verify_one(self, result: Result) -> None:

@@ -22,7 +22,9 @@ from typing import Any
 from branchwise import labels, stats
 from branchwise.access import Restriction, restriction_for
 from branchwise.backends import Backend, VectorStore
-from branchwise.bundle import BundleContext, BundleReport, CommitDates, header_for, write_bundle
+from branchwise.bundle import (
+    Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
+)
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import UsageError
@@ -182,10 +184,12 @@ class Workspace:
         except UsageError:  # the repository is not in the index yet
             return []
 
-    def search(self, request: SearchRequest, against: str | None = None) -> list[Result]:
-        """Search, verify every result against its target, and apply reviewer labels."""
+    def search(self, request: SearchRequest, against: str | None = None, verifier=None) -> list[Result]:
+        """Search, verify every result against its target, and apply reviewer labels.
+
+        `verifier` (for `request.branch`) lets many searches share one target lookup."""
         results = self.searcher.search(self._restricted(request))
-        self.verifier(request.branch, against).verify(results)
+        (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
         return results
 
@@ -205,6 +209,18 @@ class Workspace:
 
         return verify_input(source, self.repo, branch=branch, against=against)
 
+    def diff(self, branch: str, base: str | None = None, impact: bool = True, refresh: bool = True):
+        """The symbol diff of `branch` against its merge-base with `base` (see branchdiff.py)."""
+        from branchwise.branchdiff import build_diff
+
+        return build_diff(self, branch, base, impact=impact, refresh=refresh)
+
+    def check_tour(self, tour, branch: str):
+        """Verify every step of a tour against `branch` (see tours/check.py)."""
+        from branchwise.tours import check_tour
+
+        return check_tour(self, tour, branch)
+
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
         restriction = self.restriction
@@ -220,13 +236,21 @@ class Workspace:
         against: str | None = None,
         use_indexed_text: frozenset[str] = frozenset(),
         allow_secrets: bool = False,
+        **options,
     ) -> BundleContext:
-        """What a bundle of these results says about where they come from and were checked."""
+        """What a bundle of these results says about where they come from and were checked.
+        `options` are further BundleContext fields: format, max_tokens, reference_as."""
         verifier = self.verifier(request.branch, against)
         branch = self.searcher.branch(request.branch)
+        conn, repository = self.store.conn, self.repo.name
+
+        def member_labels(result: Result) -> list[LabelledMember]:
+            return [LabelledMember(name, label, text) for name, label, text in
+                    labels.member_labels(conn, repository, result.path, result.identity.qualified_name)]
+
         return BundleContext(
             query=request.query,
-            repository=self.repo.name,
+            repository=repository,
             branch=request.branch,
             target_commit=verifier.target_commit,
             target=verifier.target,
@@ -235,10 +259,49 @@ class Workspace:
             index_commit=branch.commit,
             index_age_seconds=_age_seconds(branch.indexed_at),
             parent_signature=self.searcher.parent_signature,
+            parent_text=self.searcher.parent_text,
+            member_labels=member_labels,
             use_indexed_text=use_indexed_text,
-            notes=labels.notes_for(self.store.conn, self.repo.name, [r.version_id for r in results]),
+            notes=labels.notes_for(conn, repository, [r.version_id for r in results]),
             allow_secrets=allow_secrets,
+            **options,
         )
+
+    def context_bundle(
+        self,
+        query: str,
+        branch: str,
+        max_tokens: int | None = None,
+        format: str = "markdown",
+        *,
+        top_k: int = 10,
+        scope: str = "branch",
+        reference_as: str = "code",
+        class_outline: bool = False,
+        against: str | None = None,
+        allow_secrets: bool = False,
+    ) -> Bundle:
+        """The verified context bundle for a question on a branch, for a tool to hand to a model:
+        `Bundle.text` (markdown, xml or json) and `Bundle.manifest`; nothing is written or logged."""
+        request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope)
+        return self.build_bundle(request, against=against, allow_secrets=allow_secrets, format=format,
+                                 max_tokens=max_tokens, reference_as=reference_as, class_outline=class_outline)
+
+    def build_bundle(
+        self,
+        request: SearchRequest,
+        results: list[Result] | None = None,
+        against: str | None = None,
+        use_indexed_text: frozenset[str] = frozenset(),
+        allow_secrets: bool = False,
+        **options,
+    ) -> Bundle:
+        """The bundle for `request` (or for already reviewed `results`), built but not written:
+        e.g. the review app's running token count."""
+        if results is None:
+            results = self.search(request, against)
+        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
+        return build_bundle(results, context)
 
     def commit_date(self, commit: str) -> str | None:
         """A commit's date as citation headers show it (YYYY-MM-DD), looked up once."""
@@ -257,15 +320,19 @@ class Workspace:
         allow_secrets: bool = False,
         results: list[Result] | None = None,
         use_indexed_text: frozenset[str] = frozenset(),
+        force: bool = False,
+        **options,
     ) -> BundleReport:
         """Write the bundle for `request` (or for already reviewed `results`), and append the
-        session to the failure-statistics log (an append-only file, outside the write lock)."""
+        session to the failure-statistics log (an append-only file, outside the write lock).
+        An existing file is kept unless `force`; nothing is written inside the index directory.
+        `options` are further BundleContext fields: format, max_tokens, reference_as."""
         if results is None:
             results = self.search(request, against)
-        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets)
-        report = write_bundle(results, Path(out), context)
+        context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
+        report = write_bundle(results, Path(out), context, force=force, index_dir=self.index_dir)
         stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
-                             context.index_age_seconds, results)
+                             context.index_age_seconds, results, target_commit=context.target_commit)
         return report
 
     # labels -------------------------------------------------------------------------------
@@ -300,11 +367,14 @@ class Workspace:
         index_dir = resolve_index_dir(index, None)
         return stats.summarize(index_dir, None, Config.resolve(index_dir))
 
-    def record_session(self, kind: str, branch: str, results: list[Result]) -> dict:
-        """Append a session's record (e.g. a review's results) to the failure-statistics log."""
+    def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None) -> dict:
+        """Append a session's record (a search's, a review's results) to the failure-statistics
+        log; `target_commit`, what the results were verified against, lets the statistics tell
+        failures that re-indexing would remove from uncommitted edits."""
         info = next((b for b in self.indexed_branches() if b.name == branch), None)
         return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
-                                    _age_seconds(info.indexed_at) if info else None, results)
+                                    _age_seconds(info.indexed_at) if info else None, results,
+                                    target_commit=target_commit)
 
 
 def _age_seconds(indexed_at: str) -> float | None:

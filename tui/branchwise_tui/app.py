@@ -15,6 +15,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label as TextLabel, Select, Switch
 from textual.worker import Worker, WorkerState
 
@@ -23,7 +24,9 @@ from branchwise.models import Label, Result
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.commands import ReviewCommands
-from branchwise_tui.messages import ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded
+from branchwise_tui.messages import (
+    BundleMeasured, ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded,
+)
 from branchwise_tui.screens.export import ExportScreen
 from branchwise_tui.screens.help import HelpScreen
 from branchwise_tui.screens.stats import StatsScreen
@@ -39,11 +42,12 @@ WORK_NAMES = {
     "stats": "Statistics failed",
     "label": "Label not saved",
     "branches": "Could not list the indexed branches",
+    "measure": "Could not count the bundle's tokens",
 }
 
 
 class BranchwiseApp(App[None]):
-    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss"]
+    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss"]
     TITLE = "branchwise review"
     AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
@@ -68,8 +72,10 @@ class BranchwiseApp(App[None]):
         Binding("escape", "focus_results", "Results", show=False),
     ]
 
-    def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> None:
+    def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
+                 mode_screen: Screen | None = None) -> None:
         super().__init__()
+        self.mode_screen = mode_screen  # diff review or tour player: opened over the main screen
         self.session = ReviewSession(workspace, branch)
         self.initial_query = query
         self.initial_scope = scope
@@ -90,6 +96,9 @@ class BranchwiseApp(App[None]):
 
     def on_mount(self) -> None:
         self.load_branches()
+        if self.mode_screen is not None:
+            self.push_screen(self.mode_screen)
+            return
         if self.initial_query.strip():
             self.start_search()
         else:
@@ -125,6 +134,7 @@ class BranchwiseApp(App[None]):
         table.focus()  # a loading table cannot take the focus, so it takes it now
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
+        self.measure_bundle()
 
     @on(Input.Submitted, "#query")
     def query_submitted(self) -> None:
@@ -190,6 +200,20 @@ class BranchwiseApp(App[None]):
         self.query_one(ResultsTable).refresh_result(message.result)
         if message.result is self.selected:
             self.show_preview(message.result)
+        self.measure_bundle()
+
+    def measure_bundle(self) -> None:
+        """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""
+        session = self.session
+        if session.request is not None:
+            self.run_measure(session.request, list(session.results), frozenset(session.use_indexed_text))
+
+    @work(thread=True, exclusive=True, group="measure", name="measure", exit_on_error=False)
+    def run_measure(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> None:
+        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text)))
+
+    def on_bundle_measured(self, message: BundleMeasured) -> None:
+        self.sub_title = f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens} tokens"
 
     def action_toggle_text(self) -> None:
         result = self.selected
@@ -198,6 +222,7 @@ class BranchwiseApp(App[None]):
             return
         takes = self.session.toggle_current_text(result)
         self.show_preview(result)
+        self.measure_bundle()
         self.notify(f"The bundle takes the {'current' if takes else 'indexed'} text of {result.identity.qualified_name}.")
 
     # export, index refresh, statistics -----------------------------------------------------
@@ -284,6 +309,19 @@ class BranchwiseApp(App[None]):
             self.notify(str(worker.error), title=WORK_NAMES.get(worker.name, "Error"), severity="error", timeout=10)
 
 
-def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch") -> BranchwiseApp:
-    """The review app over `workspace`, searching `branch`; runs `query` at once when given."""
-    return BranchwiseApp(workspace, branch, query=query or "", scope=scope)
+def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
+               diff: tuple[str, str | None] | None = None, tour=None) -> BranchwiseApp:
+    """The review app over `workspace`, searching `branch`; runs `query` at once when given.
+
+    `diff=(BRANCH, BASE)` opens the diff review of BRANCH, `tour` (a loaded Tour) the tour player.
+    """
+    mode_screen = None
+    if diff is not None:
+        from branchwise_tui.screens.diff import DiffScreen
+
+        mode_screen = DiffScreen(*diff)
+    elif tour is not None:
+        from branchwise_tui.screens.tour import TourScreen
+
+        mode_screen = TourScreen(tour, branch)
+    return BranchwiseApp(workspace, branch, query=query or "", scope=scope, mode_screen=mode_screen)

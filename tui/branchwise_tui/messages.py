@@ -58,3 +58,11 @@ class StatsLoaded(Message):
     def __init__(self, summary: dict[str, Any]) -> None:
         super().__init__()
         self.summary = summary
+
+
+class BundleMeasured(Message):
+    """The bundle that the reviewed results would make now holds `tokens` tokens."""
+
+    def __init__(self, tokens: int) -> None:
+        super().__init__()
+        self.tokens = tokens

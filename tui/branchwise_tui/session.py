@@ -56,6 +56,11 @@ class ReviewSession:
 
     # blocking core calls: run these from thread workers ------------------------------------
 
+    def call(self, function, *args, **kwargs):
+        """Run any other core call under the session's lock (the diff and tour screens' work)."""
+        with self._lock:
+            return function(*args, **kwargs)
+
     def branches(self) -> list[BranchInfo]:
         with self._lock:
             return self.workspace.indexed_branches()
@@ -74,7 +79,13 @@ class ReviewSession:
             raise BranchwiseError("nothing to export: search first")
         with self._lock:
             return self.workspace.export(self.request, out, against=self.against, results=self.results,
-                                         use_indexed_text=frozenset(self.use_indexed_text))
+                                         use_indexed_text=frozenset(self.use_indexed_text), force=True)
+
+    def bundle_tokens(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> int:
+        """Tokens of the bundle these reviewed results make now (after overlaps and labels)."""
+        with self._lock:
+            bundle = self.workspace.build_bundle(request, results, self.against, use_indexed_text, allow_secrets=True)
+        return bundle.total_tokens
 
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""
@@ -92,7 +103,9 @@ class ReviewSession:
         if not self.reviewed:
             return None
         with self._lock:
-            return self.workspace.record_session("review", self.branch, list(self.reviewed.values()))
+            target = self.target.context.target_commit if self.target else None
+            return self.workspace.record_session("review", self.branch, list(self.reviewed.values()),
+                                                 target_commit=target)
 
     def _target(self, request: SearchRequest, results: list[Result]) -> Target:
         context = self.workspace.bundle_context(request, results, self.against)

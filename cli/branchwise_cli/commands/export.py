@@ -16,12 +16,25 @@ def add_arguments(p) -> None:
     search_options(p)
     backend(p)
     as_user(p)
-    p.add_argument("--out", required=True, help="Markdown bundle to write (a manifest goes beside it)")
+    p.add_argument("--out", required=True, help="bundle file to write (a manifest goes beside it)")
+    p.add_argument("--format", choices=("markdown", "xml", "json"), default="markdown",
+                   help="markdown (default), xml (one <chunk> per chunk, header fields as attributes) or json")
+    p.add_argument("--max-tokens", type=int, metavar="N",
+                   help="keep the best chunks that fit in N tokens; the rest are left out for `budget`")
+    p.add_argument("--reference-as", choices=("code", "outline"), default="code",
+                   help="reference-only chunks as code (default) or as an outline: signatures, docstrings "
+                        "and comments, no body")
+    p.add_argument("--class-outline", action="store_true",
+                   help="a method shown without its class carries the class's outline (signatures, "
+                        "docstrings, comments) as context, not only the class line")
+    p.add_argument("--force", action="store_true", help="overwrite an existing bundle or manifest")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
 
 
 def run(args) -> int:
     report = workspace(args).export(request(args, args.query), Path(args.out), against=args.against,
-                                    allow_secrets=args.allow_secrets)
+                                    allow_secrets=args.allow_secrets, force=args.force, format=args.format,
+                                    max_tokens=args.max_tokens, reference_as=args.reference_as,
+                                    class_outline=args.class_outline)
     print(report.summary_line())
     return EXIT_OK

@@ -18,6 +18,8 @@ def add_arguments(p) -> None:
     search_options(p)
     backend(p)
     as_user(p)
+    p.add_argument("--no-stats", action="store_true",
+                   help="do not append this search to the failure-statistics log (stats.jsonl)")
     p.add_argument("--json", action="store_true")
 
 
@@ -33,6 +35,8 @@ def run(args) -> int:
     target = ws.target_commit(args.branch, args.against)
     for query, one in zip(queries, requests):
         results = ws.search(one, args.against)
+        if not args.no_stats:
+            ws.record_session("search", args.branch, results, target_commit=target)
         if args.json:
             print_json({"query": query, "branch": args.branch, "target_commit": target,
                         "results": [r.to_json() for r in results]})

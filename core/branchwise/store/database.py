@@ -38,6 +38,7 @@ class Database:
             self.conn.execute("PRAGMA foreign_keys=ON")
             self.conn.executescript(SCHEMA)
             self._check_schema_version()
+            self._add_missing_columns()
         except sqlite3.DatabaseError as error:
             raise BranchwiseError(f"index database {path} is unreadable: {error}") from None
 
@@ -50,6 +51,12 @@ class Database:
                 f"index at {self.index_dir} has schema {found}, this branchwise needs "
                 f"{SCHEMA_VERSION}: re-create it with `branchwise index --index NEWDIR`"
             )
+
+    def _add_missing_columns(self) -> None:
+        """Columns added since schema 1, filled with their default in an older database."""
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(versions)")}
+        if "imports" not in columns:  # the file's imports a symbol uses, one per line
+            self.conn.execute("ALTER TABLE versions ADD COLUMN imports TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self.conn.close()

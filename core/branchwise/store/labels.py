@@ -50,3 +50,13 @@ def label_rows(conn: sqlite3.Connection, repository: str) -> list[tuple]:
     return conn.execute(
         "SELECT * FROM labels WHERE repository = ? ORDER BY path, qualified_name, labelled_at", (repository,)
     ).fetchall()
+
+
+def member_label_rows(conn: sqlite3.Connection, repository: str, path: str, qualified_name: str) -> list[tuple]:
+    """(qualified name, label, labelled version's text) of labels on symbols inside
+    `qualified_name` in `path` whose version the index still holds."""
+    return conn.execute(
+        "SELECT l.qualified_name, l.label, v.text FROM labels l JOIN versions v ON v.version_id = l.version_id "
+        "WHERE l.repository = ? AND l.path = ? AND substr(l.qualified_name, 1, ?) = ?",
+        (repository, path, len(qualified_name) + 1, qualified_name + "."),
+    ).fetchall()

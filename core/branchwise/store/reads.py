@@ -4,7 +4,7 @@ embeddings that make up a version's vector."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from branchwise.store.batches import in_batches, marks
 from branchwise.store.database import Database
@@ -100,14 +100,13 @@ class SearchReads(Database):
             ).fetchall()
         return found
 
-    def parent_signature(self, repo_id: int, path: str, parent: str) -> str | None:
-        """The signature of the latest version of the symbol `parent` in the same file."""
-        row = self.conn.execute(
-            "SELECT v.signature FROM identities i JOIN versions v ON v.identity_id = i.id "
+    def parent_symbol(self, repo_id: int, path: str, parent: str) -> tuple[str, str] | None:
+        """(signature, text) of the latest version of the symbol `parent` in the same file."""
+        return self.conn.execute(
+            "SELECT v.signature, v.text FROM identities i JOIN versions v ON v.identity_id = i.id "
             "WHERE i.repo_id = ? AND i.path = ? AND i.qualified_name = ? ORDER BY v.id DESC LIMIT 1",
             (repo_id, path, parent),
         ).fetchone()
-        return row[0] if row else None
 
     # where a version is ----------------------------------------------------------------------
 
@@ -130,6 +129,20 @@ class SearchReads(Database):
             "ORDER BY t.branch_id = ? DESC, t.at DESC LIMIT 1",
             (version_row, prefer_branch),
         ).fetchone()
+
+    def live_symbols(self, branch_id: int, paths: Iterable[str]) -> list[tuple]:
+        """A branch's live versions in `paths`: (path, language, symbol_type, qualified_name,
+        start_line, end_line, content_hash, text, path_class, class_reason), by path and line."""
+        rows: list[tuple] = []
+        for batch in in_batches(sorted(set(paths))):
+            rows += self.conn.execute(
+                "SELECT i.path, i.language, i.symbol_type, i.qualified_name, l.start_line, l.end_line, "
+                "v.content_hash, v.text, v.path_class, v.class_reason FROM live l "
+                "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+                f"WHERE l.branch_id = ? AND i.path IN ({marks(len(batch))})",
+                (branch_id, *batch),
+            ).fetchall()
+        return sorted(rows, key=lambda row: (row[0], row[4], row[3]))
 
     def live_set(self, branch_id: int) -> list[tuple]:
         """A branch's live entries: (path, qualified name, symbol type, language, content hash,

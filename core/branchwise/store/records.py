@@ -43,12 +43,13 @@ class VersionRecord:
     start_line: int
     end_line: int
     created_at: str
+    imports: str  # the file's imports the symbol uses, one per line
 
 
 #: the select list and joins of a VersionRecord, in its field order
 VERSION_SELECT = (
     "SELECT v.id, v.version_id, v.identity_id, r.name, i.path, i.language, i.symbol_type, i.qualified_name, "
     "v.content_hash, v.text, v.signature, v.docstring, v.parent, v.path_class, v.class_reason, "
-    "v.first_branch, v.first_commit, v.blob, v.start_line, v.end_line, v.created_at "
+    "v.first_branch, v.first_commit, v.blob, v.start_line, v.end_line, v.created_at, v.imports "
     "FROM versions v JOIN identities i ON i.id = v.identity_id JOIN repositories r ON r.id = i.repo_id"
 )

