@@ -218,7 +218,7 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     old = parse_symbols(repo, merge_base, paths, rules)
     changes = match_symbols(old, new)
     if base_is_branch:
-        tip_rows = store.live_symbols(store.branch(repo_id, base)["id"], paths)
+        tip_rows = store.live_symbols(store.branch(repo_id, base).id, paths)
         tip_symbols = with_module_hashes(symbols_from_rows(repo.name, tip_rows))
     else:
         tip_symbols = parse_symbols(repo, base_commit, paths, rules)
@@ -245,7 +245,7 @@ def _ensure_indexed(workspace, names: list[str], refresh: bool) -> None:
     stale = []
     for name in names:
         row = store.branch(repo_id, name) if repo_id is not None else None
-        if row is None or row["commit_sha"] != tips[name]:
+        if row is None or row.commit_sha != tips[name]:
             stale.append(name)
     if not stale:
         return
