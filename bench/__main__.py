@@ -24,19 +24,26 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
-             "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None)},
+             "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None),
+             "labels_import": 200_000,
+             "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2,
+             "mcp": (None, 5, 5)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
-              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384")},
+              "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384"),
+              "labels_import": 5_000,
+              "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1,
+              "mcp": (("shop",), 1, 2)},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval", "branchdiff")
+         "retrieval", "branchdiff", "labels_import", "embedding", "cold_start", "retrieval_runtime",
+         "realrepo_indexing", "review", "mcp")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
-    from bench import (branchdiff, chunking_bench, filtered_search, indexing, memory, qdrant_search, retrieval,
-                       startup, storage, verification)
+    from bench import (branchdiff, chunking_bench, cold_start, embedding_speed, filtered_search, indexing, mcp_latency, memory,
+                       qdrant_search, realrepo_indexing, retrieval, review, startup, storage, verification)
 
     if name == "chunking":
         return chunking_bench.run(sizes["chunking"])
@@ -58,8 +65,24 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         if not (work / "indexing-index").exists():
             indexing.run(sizes["indexing"], work)
         return startup.run(work / "indexing-repo", work / "indexing-index", work, sizes["startup"])
+    if name == "review":
+        return review.run(work, sizes["review"])
     if name == "branchdiff":
         return branchdiff.run(work, *sizes["branchdiff"])
+    if name == "labels_import":
+        from bench import labels_import
+
+        return labels_import.run(sizes["labels_import"], work)
+    if name == "embedding":
+        return embedding_speed.run(work, *sizes["embedding"])
+    if name == "cold_start":
+        return cold_start.run(work, sizes["cold_start"])
+    if name == "retrieval_runtime":
+        return retrieval.compare_runtimes(work, sizes["retrieval"])
+    if name == "realrepo_indexing":
+        return realrepo_indexing.run(work, *sizes["realrepo_indexing"])
+    if name == "mcp":
+        return mcp_latency.run(work, *sizes["mcp"])
     return retrieval.run(work, sizes["retrieval"])
 
 
@@ -70,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write latest.{md,json} (default: bench/results for a full run, "
                              "a new temporary directory for --quick, so quick runs never touch committed results)")
     parser.add_argument("--only", action="append", choices=ITEMS, help="run only these items")
+    parser.add_argument("--name", help="also write a dated copy YYYY-MM-DD-NAME.* of a full run of --only items")
     args = parser.parse_args(argv)
     os.environ.pop("BRANCHWISE_MODEL", None)  # items 1, 7 and retrieval use the default model
     mode = "quick" if args.quick else "full"
@@ -101,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                  "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
         "items": items,
     }
-    for path in report.write(doc, args.out, dated=mode == "full" and not args.only):
+    for path in report.write(doc, args.out, dated=mode == "full" and not args.only,
+                             name=args.name if mode == "full" else None):
         print(path)
     return 1 if any("error" in item for item in items.values()) else 0
 

@@ -117,6 +117,17 @@ def summary_rows(items: dict) -> list[tuple]:
             rows.append(("7 start-up", f"`{name}`", f"{c['seconds']:.2f} s; imports torch: {_f(c['imports_torch'])}",
                          f"bare python {s['bare_python_s']:.2f} s", f"{c['vs_bare_python']:.0f}x",
                          "no torch", _f(not c["imports_torch"])))
+    if "review" in items and "error" not in items["review"]:
+        r = items["review"]
+        names = {"start_to_results_s": "start to first results (query given)",
+                 "enter_cold_s": "Enter to results, first question typed after start",
+                 "enter_warm_s": "Enter to results, next question",
+                 "quit_searching_s": "quit while the first search loads the model",
+                 "quit_idle_s": "quit with results shown"}
+        for key, what in names.items():
+            rows.append(("8 review app", what, f"{r['after'][key]:.2f} s", f"before {r['before'][key]:.2f} s",
+                         f"{r['after_vs_before'][key]:.2f}x", "quit < 0.5 s" if key.startswith("quit") else "",
+                         _f(r["after"][key] < 0.5) if key.startswith("quit") else ""))
     if "retrieval" in items and "error" not in items["retrieval"]:
         r = items["retrieval"]
         m = r["modes"]
@@ -136,6 +147,59 @@ def summary_rows(items: dict) -> list[tuple]:
                          f"{d['symbol_diff_with_impact_s']:.1f} s ({d['impact_ms_per_change']:.0f} ms/change)",
                          f"git diff --stat {d['git_diff_stat_s'] * 1000:.0f} ms",
                          f"{d['with_impact_vs_git']:.0f}x", "", ""))
+    if "mcp" in items and "error" not in items["mcp"]:
+        m = items["mcp"]
+        rows.append(("MCP server (issue 18)", f"`search_code`, model warm, {m['calls']} calls over "
+                     f"{m['questions']} questions ({m['hits_at_10']} answered in the top 10)",
+                     f"p50 {m['search_code_p50_ms']:.0f} ms, p95 {m['search_code_p95_ms']:.0f} ms",
+                     f"CLI cold `search` {m['cli_cold_search_median_s']:.2f} s",
+                     f"{m['cli_cold_vs_warm_p50']:.0f}x faster", "p50 <= 100 ms", _f(m["met"])))
+        rows.append(("MCP server (issue 18)", "spawn to first `search_code` answer",
+                     f"{m['start_to_first_answer_s']:.2f} s", f"CLI cold `search` {m['cli_cold_search_median_s']:.2f} s",
+                     f"{m['first_answer_vs_cli_cold']:.2f}x", "", ""))
+    rows += _fresh_rows(items)
+    return rows
+
+
+def _fresh_rows(items: dict) -> list[tuple]:
+    """Embedding runtime, cold start, quality per runtime and indexing on real repositories."""
+    rows = []
+    if "embedding" in items and "error" not in items["embedding"]:
+        e = items["embedding"]
+        rows.append(("embedding throughput", f"{e['texts']:,} texts from {e['texts_from']}, {e['threads']} threads",
+                     f"onnx-int8 {e['onnx_int8_texts_per_s']:.1f} texts/s (cosine to torch: mean "
+                     f"{e['cosine_mean']:.4f}, min {e['cosine_min']:.4f})",
+                     f"torch {e['torch_texts_per_s']:.1f} texts/s", f"speedup {e['speedup']:.2f}x",
+                     ">= 2.0x", _f(e["met"])))
+    if "cold_start" in items and "error" not in items["cold_start"]:
+        c = items["cold_start"]
+        o, t = c["onnx-int8"], c["torch"]
+        rows.append(("cold start", f"`search` to first result, {c['runs']} runs each",
+                     f"onnx-int8 median {o['median_s']:.2f} s, p95 {o['p95_s']:.2f} s; imports torch: "
+                     f"{_f(o['imports_torch'])}",
+                     f"torch median {t['median_s']:.2f} s, p95 {t['p95_s']:.2f} s",
+                     f"{c['onnx_vs_torch_median']:.2f}x", "median <= 2 s, no torch", _f(c["met"])))
+    if "retrieval_runtime" in items and "error" not in items["retrieval_runtime"]:
+        r = items["retrieval_runtime"]
+        m = r["mrr_at_10"]
+        rows.append(("retrieval per runtime", f"{r['questions']} sample questions, MRR@10 fused / dense",
+                     f"onnx-int8 {m['onnx-int8']['fused']:.3f} / {m['onnx-int8']['dense']:.3f}",
+                     f"torch {m['torch']['fused']:.3f} / {m['torch']['dense']:.3f}",
+                     f"drop {r['mrr_drop']['fused']:+.3f} / {r['mrr_drop']['dense']:+.3f}", "drop <= 0.01",
+                     _f(r["met"])))
+    if "realrepo_indexing" in items and "error" not in items["realrepo_indexing"]:
+        for name, r in ((n, r) for n, r in items["realrepo_indexing"].items() if isinstance(r, dict)):
+            full, replay = r["full_main"], r["replay"]
+            rows.append((f"real repo: {name}", f"full index of main ({full['symbols_parsed']:,} symbols)",
+                         f"{full['seconds']:.1f} s ({full['symbols_per_second']:.0f} symbols/s, embedding "
+                         f"{full['embed_seconds']:.1f} s)",
+                         "; ".join(f"{b['branch']} {b['seconds']:.1f} s" for b in r["release_branches"]),
+                         "", "", ""))
+            rows.append((f"real repo: {name}", f"replay {replay['from']} -> {replay['to']}: "
+                         f"{replay['commits']} commits, {replay['files_changed']} files",
+                         f"per commit median {replay['per_commit_median_s']:.2f} s, p95 "
+                         f"{replay['per_commit_p95_s']:.2f} s", f"full main {full['seconds']:.1f} s",
+                         f"all {replay['commits']} commits {r['replay_total_vs_full']:.2f}x one full index", "", ""))
     return rows
 
 
@@ -204,11 +268,13 @@ def _qdrant_section(q: dict) -> list[str]:
     return [*lines, "", build, update, by_id]
 
 
-def write(doc: dict, out: Path, dated: bool) -> list[Path]:
+def write(doc: dict, out: Path, dated: bool, name: str | None = None) -> list[Path]:
+    """latest.* (plus a dated full copy); with `name`, only the dated copy YYYY-MM-DD-name.*"""
     out.mkdir(parents=True, exist_ok=True)
     text, data = markdown(doc), json.dumps(doc, indent=2, default=str) + "\n"
     written = []
-    names = ["latest"] + ([datetime.now(timezone.utc).strftime("%Y-%m-%d") + "-full"] if dated else [])
+    today = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    names = [f"{today}-{name}"] if name else ["latest"] + ([f"{today}-full"] if dated else [])
     for name in names:
         (out / f"{name}.md").write_text(text)
         (out / f"{name}.json").write_text(data)

@@ -9,6 +9,7 @@ default model, and every question is asked in each ranking mode. The baseline is
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import tomllib
@@ -28,14 +29,38 @@ def _rank(results, answers: set[str]) -> int | None:
     return None
 
 
-def run(work: Path, repos: tuple[str, ...] | None = None) -> dict:
-    """Ask the questions about `repos` (default: all of them)."""
+def compare_runtimes(work: Path, repos: tuple[str, ...] | None = None) -> dict:
+    """The same questions with the torch reference and the int8 ONNX runtime of the same model."""
+    runs = {runtime: run(work, repos, runtime) for runtime in ("torch", "onnx-int8")}
+    drop = {mode: runs["torch"]["modes"][mode]["mrr_at_10"] - runs["onnx-int8"]["modes"][mode]["mrr_at_10"]
+            for mode in MODES}
+    return {
+        "questions": runs["torch"]["questions"],
+        "mrr_at_10": {runtime: {mode: r["modes"][mode]["mrr_at_10"] for mode in MODES} for runtime, r in runs.items()},
+        "hits_at_10": {runtime: {mode: r["modes"][mode]["hits_at_10"] for mode in MODES} for runtime, r in runs.items()},
+        "mrr_drop": drop,
+        "target": "MRR@10 drop <= 0.01 (fused and dense)",
+        "met": drop["fused"] <= 0.01 and drop["dense"] <= 0.01,
+    }
+
+
+def run(work: Path, repos: tuple[str, ...] | None = None, runtime: str | None = None) -> dict:
+    """Ask the questions about `repos` (default: all of them), with `runtime` (default: the configured one)."""
     questions = [q for q in tomllib.loads(QUESTIONS.read_text())["question"] if not repos or q["repo"] in repos]
-    subprocess.run([sys.executable, str(ROOT / "sample_repos" / "build.py"), str(work / "samples")],
-                   check=True, capture_output=True)
+    if not (work / "samples").exists():
+        subprocess.run([sys.executable, str(ROOT / "sample_repos" / "build.py"), str(work / "samples")],
+                       check=True, capture_output=True)
     workspaces = {}
     for name in sorted({q["repo"] for q in questions}):
-        workspaces[name] = Workspace(work / "samples" / name, work / f"samples-index-{name}")
+        previous = os.environ.pop("BRANCHWISE_RUNTIME", None)
+        if runtime:
+            os.environ["BRANCHWISE_RUNTIME"] = runtime
+        try:
+            workspaces[name] = Workspace(work / "samples" / name, work / f"samples-index-{name}-{runtime or 'default'}")
+        finally:
+            os.environ.pop("BRANCHWISE_RUNTIME", None)
+            if previous is not None:
+                os.environ["BRANCHWISE_RUNTIME"] = previous
         workspaces[name].index(["main"])
     ranks: dict[str, list[int | None]] = {mode: [] for mode in MODES}
     misses: dict[str, list[str]] = {mode: [] for mode in MODES}

@@ -17,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
-         "retrieval")
+         "retrieval", "embedding", "cold_start", "retrieval_runtime",
+         "realrepo_indexing", "review", "mcp")
 
 
 def _numbers(value) -> list:
@@ -32,7 +33,7 @@ def _numbers(value) -> list:
 def test_quick_bench_reports_every_item(tmp_path):
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        cwd=ROOT, capture_output=True, text=True, timeout=1800,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     doc = json.loads((tmp_path / "latest.json").read_text())
@@ -48,3 +49,10 @@ def test_quick_bench_reports_every_item(tmp_path):
     assert items["verification"]["results_slow"] > 0
     assert not any(c["imports_torch"] for c in items["startup"]["light_commands"].values())
     assert items["retrieval"]["questions"] >= 5
+    assert items["embedding"]["speedup"] > 0 and items["embedding"]["cosine_min"] > 0.9
+    assert items["cold_start"]["onnx-int8"]["imports_torch"] is False
+    assert items["cold_start"]["torch"]["imports_torch"] is True
+    assert items["retrieval_runtime"]["questions"] >= 5
+    replay = items["realrepo_indexing"]["cobra"]["replay"]
+    assert replay["commits"] == 3 and all(c["base"].startswith("incremental") for c in replay["commits_detail"])
+    assert items["mcp"]["calls"] >= 5 and items["mcp"]["hits_at_10"] >= 1

@@ -308,7 +308,9 @@ def test_search_appends_a_stats_record_unless_told_not_to(cart, capsys):
 def test_stats_on_a_missing_index_directory_is_one_line_and_exit_2(tmp_path, capsys):
     assert main(["stats", "--index", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == f"branchwise: no index directory at {tmp_path / 'nowhere'}" and err.count("\n") == 1
+    # the one message every reading command gives for a missing index
+    assert err.strip() == f"branchwise: no index at {tmp_path / 'nowhere'}; run branchwise index first"
+    assert err.count("\n") == 1
 
 
 def test_an_index_at_head_with_only_requested_history_recommends_no_reindex(moved):

@@ -209,3 +209,97 @@ def test_a_corrupt_database_is_one_clear_line_and_exit_1(shop_repo, tmp_path, re
         assert "Traceback" not in out.stderr
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
         assert "index database" in out.stderr
+
+
+# killed during a vector rebuild and during a labels import ----------------------------------
+
+REBUILD_KILLS = 8
+IMPORT_KILLS = 8
+IMPORTED_LABELS = 40_000
+
+
+def spread(duration: float, count: int, seed: int) -> list[float]:
+    """`count` delays spread evenly (with jitter) over an uninterrupted run of `duration`."""
+    rng = random.Random(seed)
+    return [duration * (trial + rng.random()) / count for trial in range(count)]
+
+
+def killed(argv: list[str], delay: float) -> None:
+    process = subprocess.Popen([sys.executable, "-m", "branchwise_cli", *argv],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+
+
+def test_sigkill_during_a_rebuild_leaves_a_consistent_index(shop_repo, tmp_path, reference):
+    import shutil
+
+    source = tmp_path / "reference"
+    rebuild = ["index", str(shop_repo), "--branch", "main", "--rebuild"]
+    timing = Path(shutil.copytree(source, tmp_path / "timing"))
+    started = time.perf_counter()
+    assert run_cli(*rebuild, "--index", str(timing)).returncode == 0
+    duration = time.perf_counter() - started
+    for trial, delay in enumerate(spread(duration, REBUILD_KILLS, seed=17)):
+        index = Path(shutil.copytree(source, tmp_path / f"rebuild-{trial}"))
+        killed([*rebuild, "--index", str(index)], delay)
+        assert_consistent(shop_repo, index, reference)
+        again = run_cli(*rebuild, "--index", str(index))
+        assert again.returncode == 0, again.stderr
+        assert snapshot(shop_repo, index) == reference
+        assert_consistent(shop_repo, index, reference)
+
+
+def labels_file(path: Path, count: int, label: str) -> Path:
+    import tomli_w
+
+    entries = [{"path": f"src/pkg{n % 50}/module_{n}.py", "qualified_name": f"f{n}", "symbol_type": "function",
+                "language": "python", "content_hash": f"{n:064x}", "label": label, "note": f"note {n}",
+                "reviewer": "ann", "labelled_at": "2026-01-01T00:00:00+00:00"} for n in range(count)]
+    path.write_bytes(tomli_w.dumps({"repository": "shop", "label": entries}).encode())
+    return path
+
+
+def label_state(index: Path) -> tuple[int, set[str]]:
+    conn = sqlite3.connect(index / DB_FILE)
+    try:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        count = conn.execute("SELECT COUNT(*) FROM labels").fetchone()[0]
+        kinds = {row[0] for row in conn.execute("SELECT DISTINCT label FROM labels")}
+        return count, kinds
+    finally:
+        conn.close()
+
+
+def test_sigkill_during_labels_import_leaves_all_or_nothing(shop_repo, tmp_path, reference):
+    """Before: 100 labels `exclude`. The import relabels them `use` and adds the rest; a kill
+    at any moment leaves exactly the old 100 or exactly the new set, and a rerun completes."""
+    import shutil
+
+    source = tmp_path / "reference"
+    before = labels_file(tmp_path / "before.toml", 100, "exclude")
+    after = labels_file(tmp_path / "after.toml", IMPORTED_LABELS, "use")
+    common = ["--repo", str(shop_repo), "--index"]
+    assert run_cli("labels", "import", str(before), *common, str(source)).returncode == 0
+    timing = Path(shutil.copytree(source, tmp_path / "timing"))
+    started = time.perf_counter()
+    assert run_cli("labels", "import", str(after), *common, str(timing)).returncode == 0
+    duration = time.perf_counter() - started
+    assert label_state(timing) == (IMPORTED_LABELS, {"use"})
+    outcomes = set()
+    # half the kills over the whole run, half over its second half, where an import that
+    # parses first and writes last would be writing
+    delays = spread(duration, IMPORT_KILLS // 2, seed=29) + [
+        duration / 2 + delay for delay in spread(duration / 2, IMPORT_KILLS - IMPORT_KILLS // 2, seed=31)]
+    for trial, delay in enumerate(delays):
+        index = Path(shutil.copytree(source, tmp_path / f"labels-{trial}"))
+        killed(["labels", "import", str(after), *common, str(index)], delay)
+        state = label_state(index)
+        assert state in ((100, {"exclude"}), (IMPORTED_LABELS, {"use"})), state
+        outcomes.add(state[0])
+        assert_consistent(shop_repo, index, reference)
+        rerun = run_cli("labels", "import", str(after), *common, str(index))
+        assert rerun.returncode == 0, rerun.stderr
+        assert label_state(index) == (IMPORTED_LABELS, {"use"})
+    assert 100 in outcomes  # the kills did interrupt imports (not all landed after the end)

@@ -56,7 +56,8 @@ def assert_found_within(workspace: Workspace, branch: str, answer: tuple[str, st
         assert set(found) <= allowed, (mode, set(found) - allowed)
 
 
-def test_another_branchs_crowd_cannot_hide_the_answer(tmp_path):
+def crowded_feature_branch(tmp_path) -> GitBuilder:
+    """`main` with the one answer; `feature` adds the crowd of stronger matches."""
     repo = GitBuilder(tmp_path / "billing")
     repo.write("src/billing.py", ANSWER)
     repo.write("src/mail.py", UNRELATED)
@@ -66,6 +67,11 @@ def test_another_branchs_crowd_cannot_hide_the_answer(tmp_path):
         repo.write(f"src/variants/v{n}.py", crowd_file(n))
     repo.commit("many invoice totals")
     repo.git("checkout", "-q", "main")
+    return repo
+
+
+def test_another_branchs_crowd_cannot_hide_the_answer(tmp_path):
+    repo = crowded_feature_branch(tmp_path)
     workspace = Workspace(repo.path, tmp_path / "index")
     workspace.index(["main", "feature"])
     assert len(visible(workspace, "feature")) >= CROWD
@@ -96,15 +102,7 @@ def test_the_ivf_path_filters_before_ranking_too(tmp_path, backend):
         pytest.skip("the IVF index is FAISS's")
     import faiss
 
-    repo = GitBuilder(tmp_path / "billing")
-    repo.write("src/billing.py", ANSWER)
-    repo.write("src/mail.py", UNRELATED)
-    repo.commit("billing")
-    repo.git("checkout", "-q", "-b", "feature")
-    for n in range(CROWD // 10):
-        repo.write(f"src/variants/v{n}.py", crowd_file(n))
-    repo.commit("many invoice totals")
-    repo.git("checkout", "-q", "main")
+    repo = crowded_feature_branch(tmp_path)
     index = tmp_path / "index"
     index.mkdir()
     (index / "config.toml").write_text("flat_max_vectors = 32\n")

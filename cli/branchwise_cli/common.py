@@ -1,34 +1,76 @@
 """What several commands share: option groups, the workspace they open, and output helpers.
 
-Progress goes to stderr, and only when stderr is a terminal.
+Every option has help text, and the help shows its default (`Formatter`); filters with a fixed
+vocabulary take only its values, so a typo is refused with the list instead of matching nothing.
+Progress and waiting messages go to stderr, and only when stderr is a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from branchwise.chunking import vocabulary
+from branchwise.display import escape_controls, safe_json
 from branchwise.errors import UsageError
-from branchwise.search import SearchRequest
+from branchwise.models import PathClass
+from branchwise.search import SearchRequest, check_top_k
 from branchwise.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
+class Formatter(argparse.HelpFormatter):
+    """Help lines end with the option's default, unless it has none or the text names it."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        default = action.default
+        if (default not in (None, False, argparse.SUPPRESS, [], "") and "default" not in text
+                and action.option_strings):
+            text += " (default: %(default)s)"
+        return text
+
+
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse's own usage errors: one line, exit 2
-        raise UsageError(f"{self.prog}: {message}")
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):
+        """argparse's own usage errors: one line (the entry point adds `branchwise: `), exit 2."""
+        command = self.prog.removeprefix("branchwise").strip()
+        where = f"{command}: " if command else ""
+        raise UsageError(f"{where}{message} (see `{self.prog} --help`)")
+
+
+def choices_of(values, what: str):
+    """An argparse `type` that accepts only `values`, refusing anything else with the list."""
+    allowed = tuple(values)
+
+    def check(value: str) -> str:
+        if value not in allowed:
+            raise argparse.ArgumentTypeError(f"unknown {what} {value!r}; valid: {', '.join(allowed)}")
+        return value
+
+    check.__name__ = what
+    return check
 
 
 # option groups ---------------------------------------------------------------------------
 
 
 def repo_branch(p: argparse.ArgumentParser, required: bool) -> None:
-    p.add_argument("--repo", required=required, default=None if required else ".")
-    p.add_argument("--branch", required=required)
-    p.add_argument("--index")
+    p.add_argument("--repo", required=required, default=None if required else ".", metavar="REPO",
+                   help="path to the git repository")
+    p.add_argument("--branch", required=required, metavar="NAME",
+                   help="the branch to search" + ("" if required else " (default: the checked-out branch)"))
+    index_option(p)
+
+
+def index_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--index", metavar="DIR", help="index directory (default: .git/branchwise in the repository)")
 
 
 def backend(p: argparse.ArgumentParser) -> None:
@@ -49,28 +91,58 @@ def search_options(p: argparse.ArgumentParser) -> None:
                    help="up to N results of the branch (default 10); with --scope all, up to N/2 history "
                         "results after them; then up to N/2 excluded results (generated, vendored, fixture, "
                         "backup code ranked among them), listed for the record and never usable")
-    p.add_argument("--language")
-    p.add_argument("--path-prefix")
-    p.add_argument("--symbol-type")
-    p.add_argument("--path-class")
-    p.add_argument("--scope", choices=("branch", "all"), default="branch")
-    p.add_argument("--mode", choices=("fused", "dense", "lexical"), default="fused")
-    p.add_argument("--against", help="verify against this revision instead of the work tree / tip")
+    p.add_argument("--language", type=choices_of(vocabulary.languages(), "language"), metavar="LANG",
+                   help=f"only this language: {', '.join(vocabulary.languages())}")
+    p.add_argument("--path-prefix", metavar="PREFIX", help="only paths under this prefix, e.g. src/orders/")
+    p.add_argument("--symbol-type", type=choices_of(vocabulary.symbol_types(), "symbol type"), metavar="TYPE",
+                   help=f"only this kind of symbol: {', '.join(vocabulary.symbol_types())}")
+    p.add_argument("--path-class", type=choices_of([c.value for c in PathClass], "path class"), metavar="CLASS",
+                   help=f"only this class of file: {', '.join(c.value for c in PathClass)}")
+    scope_option(p)
+    p.add_argument("--mode", choices=("fused", "dense", "lexical"), default="fused",
+                   help="ranking: dense and lexical fused, or one of them alone")
+    p.add_argument("--against", metavar="REV", help="verify against this revision instead of the work tree / tip")
+
+
+def scope_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--scope", choices=("branch", "all"), default="branch",
+                   help="the branch's live code, or every version the index holds (deleted code included)")
+
+
+def json_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON (the documented fields) instead of text")
 
 
 # from arguments to the core ----------------------------------------------------------------
 
 
-def workspace(args: argparse.Namespace) -> Workspace:
-    """The workspace the arguments name, with their backend and user choices (where given)."""
+def workspace(args: argparse.Namespace, reader: bool = False) -> Workspace:
+    """The workspace the arguments name, with their backend and user choices (where given).
+
+    A `reader` (every command but `index`) refuses an index directory that holds no index
+    instead of creating one: a mistyped --index must fail, not start an empty index. With the
+    qdrant backend the index lives on the server, so a teammate's empty directory is fine.
+    """
     choices = {"kind": getattr(args, "backend", None), "url": getattr(args, "qdrant_url", None),
                "path": getattr(args, "qdrant_path", None)}
-    return Workspace(args.repo, getattr(args, "index", None), user=getattr(args, "user", None), backend=choices)
+    ws = Workspace(args.repo, getattr(args, "index", None), user=getattr(args, "user", None), backend=choices,
+                   create=not reader)
+    if reader and ws.backend.kind == "qdrant":
+        ws.create = True  # the server holds the index; the directory only keeps local labels and statistics
+    elif reader:
+        ws.require_index()
+    return ws
+
+
+def check_query(query: str) -> str:
+    if not query.strip():
+        raise UsageError("the query is blank: give words to search for")
+    return query
 
 
 def request(args: argparse.Namespace, query: str) -> SearchRequest:
-    if args.top_k < 1:
-        raise UsageError("--top-k must be at least 1")
+    check_query(query)
+    check_top_k(args.top_k)
     return SearchRequest(
         query=query, branch=args.branch, top_k=args.top_k, scope=args.scope,
         language=args.language, path_prefix=args.path_prefix, symbol_type=args.symbol_type,
@@ -82,7 +154,13 @@ def request(args: argparse.Namespace, query: str) -> SearchRequest:
 
 
 def print_json(data) -> None:
-    print(json.dumps(data, ensure_ascii=False))
+    print(safe_json(data))
+
+
+def echo(*lines: str) -> None:
+    """Print each line with control characters from repository names escaped (display.py)."""
+    for line in lines:
+        print(escape_controls(line))
 
 
 def read_queries(path: str) -> list[str]:
@@ -90,19 +168,27 @@ def read_queries(path: str) -> list[str]:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read queries from {path}: {error}") from None
-    return [line.strip() for line in text.splitlines() if line.strip()]
+    queries = [line.strip() for line in text.splitlines() if line.strip()]
+    if not queries:
+        raise UsageError(f"no queries in {path}: it is empty or blank (one query per line)")
+    return queries
 
 
-def progress_bar():
-    if not sys.stderr.isatty():
-        return None
+class Waiting:
+    """`with Waiting("loading the model and searching"):` a note on a terminal while it lasts,
+    erased when done, so a slow first search does not look like a hang; silent elsewhere."""
 
-    def show(stage: str, done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total) if total else width
-        sys.stderr.write(f"\r{stage:<6} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.shown = sys.stderr.isatty()
 
-    return show
+    def __enter__(self) -> "Waiting":
+        if self.shown:
+            sys.stderr.write(f"branchwise: {self.what} …")
+            sys.stderr.flush()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[2K")
+            sys.stderr.flush()

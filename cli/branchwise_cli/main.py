@@ -11,7 +11,10 @@ import sqlite3
 import sys
 from types import ModuleType
 
+from branchwise import __version__
+from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
+from branchwise.store import database_error
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser
 from branchwise_cli.registry import COMMANDS
 
@@ -22,9 +25,10 @@ def command_modules() -> list[ModuleType]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="branchwise", description="Branch-aware, version-verified code search.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    parser.add_argument("--version", action="version", version=f"branchwise {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
     for module in command_modules():
-        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP))
+        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, description=module.HELP))
         sub.choices[module.NAME].set_defaults(run=module.run)
     return parser
 
@@ -34,11 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         return args.run(args)
     except BranchwiseError as error:
-        print(f"branchwise: {error}", file=sys.stderr)
+        print(f"branchwise: {escape_controls(error)}", file=sys.stderr)
         return error.exit_code
-    except sqlite3.DatabaseError as error:  # corruption found by a query, after the database opened
-        print(f"branchwise: index database is damaged: {error} (re-create it with "
-              "`branchwise index --index NEWDIR`)", file=sys.stderr)
+    except sqlite3.DatabaseError as error:  # found by a query, after the database opened
+        print(f"branchwise: {escape_controls(database_error(error))}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
         print("branchwise: interrupted", file=sys.stderr)

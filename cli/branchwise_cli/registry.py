@@ -12,4 +12,7 @@ COMMANDS = [
     "labels",
     "diff",
     "tour",
+    "hooks",
+    "status",
+    "mcp",
 ]

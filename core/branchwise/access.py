@@ -15,7 +15,9 @@ optionally, the path prefixes they are limited to in a repository:
 A user may read the union of what their own entry and their groups grant; a repository
 granted without `paths` by any of them is readable in full. Without an access file nothing is
 restricted. With one, the user is the configured one (`--as USER`, else `BRANCHWISE_USER`),
-else the OS user name.
+else the OS user name. The rule fails closed: an access file that is there in any form (a
+dangling or looping symbolic link, a directory, an unreadable or malformed file) denies
+everything until it is fixed, with one line naming the problem.
 The result is a restriction that the searcher applies to the allowed set *before* ranking,
 so a forbidden chunk can neither be returned nor push a readable one out of the top k.
 """
@@ -23,6 +25,7 @@ so a forbidden chunk can neither be returned nor push a readable one out of the 
 from __future__ import annotations
 
 import getpass
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +57,7 @@ def restriction_for(index_dir: Path, repository: str, user: str | None = None) -
     Raises AccessDeniedError when the user may not read the repository at all.
     """
     path = Path(index_dir) / ACCESS_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return None
     entries = _load(path)
     name = current_user(user)
@@ -68,21 +71,29 @@ def restriction_for(index_dir: Path, repository: str, user: str | None = None) -
 
 
 def _load(path: Path) -> dict:
+    """The checked entries; any problem denies (UsageError), it never means "no restriction"."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise UsageError(f"bad access file {path}: {error}") from None
+    except OSError as error:
+        raise UsageError(f"access denied: access file {path} cannot be read ({error.strerror or error})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError) as error:
+        raise UsageError(f"access denied: bad access file {path}: {error}") from None
     unknown = set(data) - {"users", "groups"}
     if unknown:
-        raise UsageError(f"bad access file {path}: unknown table(s) {', '.join(sorted(unknown))}")
-    return {kind: {name: _entry(entry, f"{kind}.{name}", path) for name, entry in data.get(kind, {}).items()}
-            for kind in ("users", "groups")}
+        raise UsageError(f"access denied: bad access file {path}: unknown table(s) {', '.join(sorted(unknown))}")
+    tables = {}
+    for kind in ("users", "groups"):
+        table = data.get(kind, {})
+        if not isinstance(table, dict):
+            raise UsageError(f"access denied: bad access file {path}: {kind} must be a table ([{kind}.NAME])")
+        tables[kind] = {name: _entry(entry, f"{kind}.{name}", path) for name, entry in table.items()}
+    return tables
 
 
 def _entry(raw: object, where: str, path: Path) -> dict:
     """One user or group entry, checked: lists of strings, and paths only for its repositories."""
     def bad(message: str) -> UsageError:
-        return UsageError(f"bad access file {path}: [{where}] {message}")
+        return UsageError(f"access denied: bad access file {path}: [{where}] {message}")
 
     if not isinstance(raw, dict):
         raise bad("is not a table")
@@ -111,6 +122,6 @@ def _entries_of(entries: dict, user: str, path: Path) -> list[dict]:
     found = [own]
     for group in own["groups"]:
         if group not in entries["groups"]:
-            raise UsageError(f"bad access file {path}: user {user!r} is in unknown group {group!r}")
+            raise UsageError(f"access denied: bad access file {path}: user {user!r} is in unknown group {group!r}")
         found.append(entries["groups"][group])
     return found

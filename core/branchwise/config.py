@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from branchwise.embedding import DEFAULT_MODEL
+from branchwise.embedding import DEFAULT_MODEL, DEFAULT_RUNTIME, RUNTIMES, model_identity
 from branchwise.errors import UsageError
 
 CONFIG_FILE = "config.toml"
@@ -31,6 +31,7 @@ BACKENDS = ("faiss", "qdrant")
 #: the environment variable of each setting that one process may override
 ENVIRONMENT = {
     "model": "BRANCHWISE_MODEL",
+    "runtime": "BRANCHWISE_RUNTIME",
     "backend": "BRANCHWISE_BACKEND",
     "qdrant_url": "BRANCHWISE_QDRANT_URL",
     "qdrant_path": "BRANCHWISE_QDRANT_PATH",
@@ -46,6 +47,9 @@ _LOCATION = ("qdrant_url", "qdrant_path")
 @dataclass
 class Config:
     model: str = DEFAULT_MODEL
+    #: how the model runs: "onnx-int8" (its int8 ONNX export, fast) or "torch" (the reference);
+    #: part of the model identity that keys cached embeddings (see embedding/)
+    runtime: str = DEFAULT_RUNTIME
     #: weight of the file path's vector added to each symbol's vector (see docs/chunking.md)
     path_weight: float = 0.25
     #: days an unreferenced version (and its vector) is kept before `gc` removes it
@@ -73,6 +77,8 @@ class Config:
     user: str | None = None
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
+    #: raw `[ranking]` table (fusion weights, source-first prior), see branchwise.ranking
+    ranking: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def resolve(
@@ -107,10 +113,20 @@ class Config:
         """The settings without command-line flags."""
         return cls.resolve(index_dir)
 
+    @property
+    def model_identity(self) -> str:
+        """The model as run: keys the embedding cache and the vector file."""
+        return model_identity(self.model, self.runtime)
+
     def chunking_rules(self):
         from branchwise.chunking import ChunkingRules
 
         return ChunkingRules.from_mapping(self.chunking) if self.chunking else ChunkingRules()
+
+    def ranking_settings(self):
+        from branchwise.ranking import RankingSettings
+
+        return RankingSettings.from_mapping(self.ranking)
 
 
 def _read_file(path: Path) -> dict[str, Any]:
@@ -153,6 +169,16 @@ def _checked(layer: dict[str, Any], where: str, in_file: bool) -> dict[str, Any]
     if layer.get("backend") not in (None, *BACKENDS):
         raise UsageError(f"bad setting in {where}: unknown backend {layer['backend']!r} "
                          f"(choose from {', '.join(BACKENDS)})")
+    if layer.get("runtime") not in (None, *RUNTIMES):
+        raise UsageError(f"bad setting in {where}: unknown embedding runtime {layer['runtime']!r} "
+                         f"(choose from {', '.join(RUNTIMES)})")
+    if "ranking" in layer:
+        from branchwise.ranking import RankingSettings
+
+        try:
+            RankingSettings.from_mapping(layer["ranking"])
+        except UsageError as error:
+            raise UsageError(f"bad setting in {where}: {error}") from None
     if layer.get("qdrant_url") and layer.get("qdrant_path"):
         raise UsageError(f"bad setting in {where}: give either a Qdrant url or a Qdrant path, not both")
     return layer

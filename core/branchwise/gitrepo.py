@@ -18,6 +18,7 @@ import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
 from branchwise.errors import UsageError
+from branchwise.gitsafety import safe_environment
 
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"
@@ -53,10 +54,17 @@ class GitRepo:
 
     def __init__(self, path: str | os.PathLike[str]):
         try:
-            self._repo = git.Repo(path, search_parent_directories=False)
+            # the path is taken literally: "$HOME/x" names a directory called "$HOME" (the shell
+            # expands variables the user meant), never the repository a variable points at
+            self._repo = git.Repo(path, search_parent_directories=False, expand_vars=False)
         except (InvalidGitRepositoryError, NoSuchPathError):
             raise UsageError(f"not a git repository: {path}") from None
         self.path = Path(path).resolve()
+        # every later git process, GitPython's included, runs without the repository's
+        # executable settings and tied to this repository (see gitsafety.py)
+        self._repo.git.update_environment(
+            **safe_environment(self.git_dir, Path(self._repo.common_dir).resolve(), self.work_tree)
+        )
 
     @property
     def name(self) -> str:
@@ -117,8 +125,24 @@ class GitRepo:
         except ValueError:  # empty repository: HEAD names an unborn branch
             return None
 
+    def has_commit(self, sha: str) -> bool:
+        """Whether `sha` names a commit that exists here (history rewritten and collected, or
+        beyond a shallow clone's boundary, it does not)."""
+        try:
+            self._git("cat-file", "-e", f"{sha}^{{commit}}")
+            return True
+        except GitCommandError:
+            return False
+
     def commit_time(self, sha: str) -> datetime:
         return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
+
+    def commits_between(self, old: str, new: str) -> int | None:
+        """How many commits `new` has that `old` lacks (None when either is unknown here)."""
+        try:
+            return int(self._git("rev-list", "--count", f"{old}..{new}").strip())
+        except (GitCommandError, ValueError):
+            return None
 
     def merge_base(self, a: str, b: str) -> str | None:
         try:
@@ -148,7 +172,8 @@ class GitRepo:
 
     def changed_files(self, old_commit: str, new_commit: str) -> list[FileChange]:
         """Paths whose blob differs between two commits' trees (any two: rebases work too)."""
-        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", old_commit, new_commit)
+        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--no-commit-id", "--no-ext-diff",
+                        "--no-textconv", old_commit, new_commit)
         fields = out.split("\0")
         changes = []
         for meta, path in zip(fields[0::2], fields[1::2]):

@@ -11,7 +11,7 @@ identities that disappear get a tombstone. Each branch lands in one SQLite trans
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 
@@ -27,8 +27,9 @@ from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, sha256_hex
 from branchwise.store import BranchRecord, Store, utc_now
 
-Progress = Callable[[str, int, int], None]  # (stage, done, total)
-EMBED_BATCH = 128
+Progress = Callable[[str, int, int], None]  # (stage, done, total); "branch:NAME" starts a branch (position, count)
+#: texts handed to the embedder per call (progress is reported after each)
+EMBED_BATCH = 512
 
 
 @dataclass
@@ -45,10 +46,18 @@ class BranchSummary:
     seconds: float = 0.0
     base: str | None = None  # "incremental from <commit>", "inherited from <branch>" or "full"
     skipped_files: int = 0
+    symbols_parsed: int = 0  # symbols cut from the files parsed in this run
+    embed_seconds: float = 0.0  # time spent inside the embedder
+
+    @property
+    def symbols_per_second(self) -> float:
+        return self.symbols_parsed / self.seconds if self.seconds > 0 else 0.0
 
     def to_json(self) -> dict:
         data = asdict(self)
         data["seconds"] = round(self.seconds, 3)
+        data["embed_seconds"] = round(self.embed_seconds, 3)
+        data["symbols_per_second"] = round(self.symbols_per_second, 1)
         return data
 
 
@@ -66,6 +75,44 @@ class _Run:
 
 def embedding_key(text: str) -> str:
     return sha256_hex(text.encode("utf-8", "surrogatepass"))
+
+
+def embed_and_store(store: Store, embedder: Embedder, pending: dict[str, str], progress: Progress,
+                    stage: str = "embed") -> float:
+    """Embed texts (embedding key -> text) in batches into the embedding cache; returns the
+    seconds spent inside the embedder."""
+    items = list(pending.items())
+    spent = 0.0
+    for start in range(0, len(items), EMBED_BATCH):
+        batch = items[start : start + EMBED_BATCH]
+        began = time.perf_counter()
+        vectors = embedder.embed([text for _key, text in batch])
+        spent += time.perf_counter() - began
+        store.add_embeddings(
+            embedder.name, [(key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)])
+        progress(stage, min(start + EMBED_BATCH, len(items)), len(items))
+    return spent
+
+
+def refresh_embeddings(store: Store, embedder: Embedder, progress: Progress | None = None) -> int:
+    """Embed every stored text that this model identity has not embedded yet.
+
+    Runs when the index's recorded identity differs from the embedder's (a new model or
+    runtime), so that every version has a vector of the identity the searches will use;
+    returns how many texts were embedded (0 when the identity is unchanged).
+    """
+    if store.meta("embedding_model") == embedder.name:
+        return 0
+    with store.transaction():
+        pending = store.unembedded_texts(embedder.name)
+        for key, path in store.unembedded_paths(embedder.name):
+            pending.setdefault(key, path_embedding_text(path))
+        embed_and_store(store, embedder, pending, progress or (lambda stage, done, total: None))
+        if pending:
+            store.bump_generation()
+            store.mark_unpublished(store.all_version_rows(), point=True)
+        store.set_meta("embedding_model", embedder.name)
+    return len(pending)
 
 
 class Indexer:
@@ -90,18 +137,26 @@ class Indexer:
 
     # the public step ----------------------------------------------------------------------
 
-    def index_branch(self, branch: str) -> BranchSummary:
+    def index_branch(self, branch: str, reparse: Iterable[str] = (), at: str | None = None) -> BranchSummary:
+        """Bring `branch` to its tip (or to commit `at`); `reparse` names files to parse again
+        even when their blob did not change (stale records, see stale.py)."""
         started = time.perf_counter()
-        commit = self.repo.resolve_branch(branch)
+        commit = at or self.repo.resolve_branch(branch)
         summary = BranchSummary(branch=branch, commit=commit)
+        reparse = set(reparse)
         with self.store.transaction():
             repo_id = self.store.add_repository(self.repo.name, str(self.repo.path))
             existing = self.store.branch(repo_id, branch)
             if existing is not None and existing.commit_sha == commit:
-                summary.base = "up to date"
-                summary.seconds = time.perf_counter() - started
-                return summary
-            branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
+                if not reparse:
+                    summary.base = "up to date"
+                    summary.seconds = time.perf_counter() - started
+                    return summary
+                summary.base = f"stale files re-parsed at {commit[:7]}"
+                branch_id, changes = existing.id, list[FileChange]()
+            else:
+                branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
+            changes += self._reparse(commit, reparse - {c.path for c in changes})
             run = _Run(repo_id, branch_id, commit, summary)
             self._apply_changes(run, changes)
             self._embed_pending(run)
@@ -109,12 +164,24 @@ class Indexer:
         self.vectors.add(run.new_rows)  # saved (FAISS) or published (Qdrant) by the caller, once
         return summary
 
+    def _reparse(self, commit: str, paths: set[str]) -> list[FileChange]:
+        """Changes that make `_apply_change` parse these files again as they are at `commit`."""
+        changes = []
+        for path in sorted(paths):
+            blob = self.repo.blob_at(commit, path)
+            changes.append(FileChange(path, blob, blob))
+        return changes
+
     # choosing where to start --------------------------------------------------------------
 
     def _start(self, repo_id, branch, commit, existing, summary) -> tuple[int, list[FileChange]]:
         if existing is not None:
-            summary.base = f"incremental from {existing.commit_sha[:7]}"
-            return existing.id, self.repo.changed_files(existing.commit_sha, commit)
+            old = existing.commit_sha
+            if self.repo.has_commit(old):
+                summary.base = f"incremental from {old[:7]}"
+                return existing.id, self.repo.changed_files(old, commit)
+            summary.base = f"from the stored tree (indexed commit {old[:7]} no longer exists)"
+            return existing.id, self._changes_from_stored(existing.id, commit, summary)
         branch_id = self.store.add_branch(repo_id, branch, commit, self._commit_time(commit), utc_now())
         base = self._closest_branch(repo_id, commit, exclude=branch_id)
         if base is not None:
@@ -128,6 +195,24 @@ class Indexer:
         for path, reason in listing.skipped.items():
             self._record_skip(branch_id, path, reason, summary)
         return branch_id, [FileChange(p, None, e.blob) for p, e in sorted(listing.files.items())]
+
+    def _changes_from_stored(self, branch_id: int, commit: str, summary: BranchSummary) -> list[FileChange]:
+        """The files of `commit` whose blob differs from the blob stored for the branch's live set.
+
+        Used when the indexed commit was rewritten away and garbage-collected: the live set
+        records every indexed file's blob, so the diff needs no old commit. Files that yielded
+        no chunk are not recorded and are parsed again (their versions, if any, are reused).
+        """
+        stored = self.store.live_file_blobs(branch_id)
+        skipped = {path for path, _reason in self.store.skipped_files(branch_id)}
+        listing = self.repo.list_tree(commit)
+        changes = [FileChange(path, stored.get(path), entry.blob) for path, entry in sorted(listing.files.items())
+                   if stored.get(path) != entry.blob]
+        gone = (set(stored) | skipped) - set(listing.files)
+        changes += [FileChange(path, stored.get(path), None) for path in sorted(gone)]
+        for path, reason in listing.skipped.items():
+            self._record_skip(branch_id, path, reason, summary)
+        return changes
 
     def _closest_branch(self, repo_id: int, commit: str, exclude: int) -> tuple[BranchRecord, list[FileChange]] | None:
         """The indexed branch whose commit needs the fewest changed files to reach `commit`."""
@@ -165,6 +250,7 @@ class Indexer:
                 self.repo.name, change.path, data, self.rules, generated_paths=generated
             )
             run.summary.files_parsed += 1
+            run.summary.symbols_parsed += len(file_chunks.chunks)
             if file_chunks.skipped:
                 self._record_skip(run.branch_id, change.path, file_chunks.skipped, run.summary)
             for chunk in file_chunks.chunks:
@@ -227,14 +313,8 @@ class Indexer:
     # embedding and finishing --------------------------------------------------------------
 
     def _embed_pending(self, run: _Run) -> None:
-        items = list(run.pending.items())
-        for start in range(0, len(items), EMBED_BATCH):
-            batch = items[start : start + EMBED_BATCH]
-            vectors = self.embedder.embed([text for _key, text in batch])
-            self.store.add_embeddings(
-                self.embedder.name, [(key, vec.astype("float32").tobytes()) for (key, _), vec in zip(batch, vectors)])
-            self.progress("embed", min(start + EMBED_BATCH, len(items)), len(items))
-        run.summary.embedded = len(items)
+        run.summary.embedded = len(run.pending)
+        run.summary.embed_seconds += embed_and_store(self.store, self.embedder, run.pending, self.progress)
 
     def _finish(self, repo_id: int, run: _Run, started: float) -> None:
         now = utc_now()

@@ -14,16 +14,18 @@ from __future__ import annotations
 
 import getpass
 import os
+import re
 import sqlite3
 import tempfile
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 import tomli_w
 
+from branchwise import labelfile
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 from branchwise.store import labels as store_labels
@@ -156,9 +158,11 @@ def _record(row: tuple) -> LabelRecord:
 # TOML exchange -------------------------------------------------------------------------------
 
 
-def export_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
-    """Write the repository's labels as `[[label]]` tables; returns how many were written."""
-    records = list_labels(conn, repository)
+def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
+                  allows: Callable[[str], bool] | None = None) -> int:
+    """Write the repository's labels (with `allows`, those of paths it allows) as `[[label]]`
+    tables; returns how many were written."""
+    records = [r for r in list_labels(conn, repository) if allows is None or allows(r.path)]
     document = {
         "repository": repository,
         "label": [
@@ -180,30 +184,51 @@ def export_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
     return len(records)
 
 
-def import_labels(conn: sqlite3.Connection, repository: str, path: Path) -> int:
+def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
+                  allows: Callable[[str], bool] | None = None) -> int:
     """Read a labels file into `repository` (the file's own `repository` key is informative).
 
-    Version ids are recomputed from identity + content_hash, so a file from another index of
-    the same code applies as is. Returns how many labels were stored.
+    Every entry is checked (a repository-relative path, a sha256 content hash, a known label,
+    an ISO 8601 date, and, with `allows`, a path the importing user may read) and all of them
+    land in one transaction, so a bad entry or a killed import leaves the labels as they were. Version ids are recomputed from identity + content_hash, so a file from another
+    index of the same code applies as is. Returns how many labels were stored.
     """
     path = Path(path)
+    now = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    reviewer = _default_reviewer()
+
+    def rows_of(entries):
+        for number, entry in enumerate(entries, start=1):
+            yield _row(path, number, entry, repository, allows, now, reviewer)
+
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
+        try:
+            with path.open(encoding="utf-8", newline="") as lines:  # read as it is stored, line by line
+                return _store_all(conn, rows_of(labelfile.label_tables(lines)))
+        except labelfile.NotExportFormat:
+            entries = labelfile.toml_label_tables(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise UsageError(f"cannot read labels file {path}: {error.strerror}") from None
+        raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"bad labels file {path}: {error}") from None
-    entries = document.get("label", [])
     if not isinstance(entries, list):
         raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
-    for number, entry in enumerate(entries, start=1):
-        _check_entry(path, number, entry)
-    for entry in entries:
-        set_label(
-            conn, repository, entry, entry["label"], entry.get("note", ""),
-            reviewer=entry.get("reviewer"), labelled_at=entry.get("labelled_at"),
-        )
-    return len(entries)
+    return _store_all(conn, rows_of(entries))
+
+
+def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
+    """Insert every row in one transaction; the rows are checked as they come, and the first
+    bad one (or a kill) rolls all of them back, so nothing is held in memory but the file."""
+    stored = 0
+
+    def counted():
+        nonlocal stored
+        for row in rows:
+            stored += 1
+            yield row
+
+    store_labels.put_labels(conn, counted())
+    return stored
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -233,19 +258,53 @@ def _identity_of(repository: str, target: Result | Mapping) -> tuple[Identity, s
     return Identity(repository, *(target[name] for name in IDENTITY_FIELDS)), target["content_hash"]
 
 
-def _check_entry(path: Path, number: int, entry: object) -> None:
+#: the longest note or reviewer name a labels file may carry
+MAX_TEXT = 10_000
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _row(path: Path, number: int, entry: object, repository: str, allows: Callable[[str], bool] | None,
+         now: str, reviewer: str) -> tuple:
+    """One checked entry as a row of the labels table (UsageError naming the entry otherwise)."""
+    def bad(message: str) -> UsageError:
+        return UsageError(f"bad labels file {path}: label #{number}: {message}")
+
     if not isinstance(entry, dict):
-        raise UsageError(f"bad labels file {path}: label #{number} is not a table")
+        raise bad("is not a table")
     for name in (*IDENTITY_FIELDS, "content_hash", "label"):
         if not isinstance(entry.get(name), str) or not entry[name]:
             raise UsageError(f"bad labels file {path}: label #{number} lacks {name!r}")
     for name in ("note", "reviewer", "labelled_at"):
-        if name in entry and not isinstance(entry[name], str):
-            raise UsageError(f"bad labels file {path}: label #{number}: {name!r} must be a string")
+        if name in entry and (not isinstance(entry[name], str) or len(entry[name]) > MAX_TEXT):
+            raise bad(f"{name!r} must be a string of at most {MAX_TEXT} characters")
+    file_path = entry["path"]
+    if not repository_relative(file_path):
+        raise bad(f"path {file_path!r} is not a path inside the repository")
+    if allows is not None and not allows(file_path):
+        raise bad(f"path {file_path!r} is outside what you may read")
     try:
-        parse_label(entry["label"])
+        label = parse_label(entry["label"])
     except UsageError as error:
-        raise UsageError(f"bad labels file {path}: label #{number}: {error}") from None
+        raise bad(str(error)) from None
+    if not _SHA256.fullmatch(entry["content_hash"]):
+        raise bad(f"content_hash {entry['content_hash']!r} is not a sha256 (64 lowercase hexadecimal digits)")
+    labelled_at = entry.get("labelled_at") or now
+    try:
+        when = datetime.fromisoformat(labelled_at)
+    except ValueError:
+        raise bad(f"labelled_at {labelled_at!r} is not an ISO 8601 date") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    identity = Identity(repository, *(entry[name] for name in IDENTITY_FIELDS))
+    return (repository, version_id(identity, entry["content_hash"]), *(entry[name] for name in IDENTITY_FIELDS),
+            entry["content_hash"], label.value, entry.get("note", ""),
+            entry.get("reviewer", reviewer), when.isoformat(timespec="seconds"))
+
+
+def repository_relative(path: str) -> bool:
+    """A `/`-separated path inside a repository: not absolute, no `..` or empty part, no NUL."""
+    parts = path.split("/")
+    return bool(path) and not path.startswith("/") and "\0" not in path and ".." not in parts and "" not in parts
 
 
 def _default_reviewer() -> str:

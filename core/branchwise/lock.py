@@ -10,7 +10,8 @@ import fcntl
 import os
 from pathlib import Path
 
-from branchwise.errors import IndexLockedError
+from branchwise.errors import IndexLockedError, UsageError
+from branchwise.store import make_index_dir
 
 LOCK_FILE = "write.lock"
 
@@ -22,8 +23,11 @@ class WriteLock:
         self._fd: int | None = None
 
     def __enter__(self) -> "WriteLock":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        make_index_dir(self.path.parent)
+        try:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise UsageError(f"cannot write the index at {self.path.parent}: {error.strerror or error}") from None
         flags = fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB
         try:
             fcntl.flock(self._fd, flags)

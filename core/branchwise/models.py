@@ -149,6 +149,10 @@ class Result:
     current_end_line: int | None = None
     current_text: str | None = None
     label: Label | None = None
+    #: 1-based position in each ranking channel's list (None: that channel did not rank it)
+    dense_rank: int | None = None
+    lexical_rank: int | None = None
+    name_rank: int | None = None
 
     @property
     def path(self) -> str:
@@ -186,6 +190,9 @@ class Result:
             "signature": self.signature,
             "parent_qualified_name": self.parent,
             "imports": list(self.imports),
+            "dense_rank": self.dense_rank,
+            "lexical_rank": self.lexical_rank,
+            "name_rank": self.name_rank,
         }
         if self.history:
             data["history"] = self.history_note or True

@@ -13,17 +13,22 @@ SQLite database and FAISS, `qdrant.QdrantSearcher` over a Qdrant server's payloa
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
+from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 
-RRF_K = 60
+if TYPE_CHECKING:
+    from branchwise.config import Config
+
 MODES = ("fused", "dense", "lexical")
+#: the most results one search returns: each asks the rankings for five times as many
+#: candidates, so an unbounded k would allocate without limit
+MAX_TOP_K = 1000
 
 
 @dataclass
@@ -49,6 +54,12 @@ class BranchInfo:
     indexed_at: str
 
 
+def check_top_k(top_k: object) -> None:
+    """A usable result count: an integer from 1 to MAX_TOP_K (UsageError otherwise)."""
+    if isinstance(top_k, bool) or not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise UsageError(f"--top-k must be a whole number from 1 to {MAX_TOP_K}, not {top_k}")
+
+
 class HybridSearch:
     """Dense, lexical and name rankings over one allowed set, fused and turned into results.
 
@@ -57,6 +68,7 @@ class HybridSearch:
     """
 
     repository: str
+    config: Config
     embedder: Embedder
 
     def __init__(self) -> None:
@@ -67,19 +79,42 @@ class HybridSearch:
             raise UsageError(f"unknown ranking mode {request.mode!r} (choose from {', '.join(MODES)})")
         if request.scope not in ("branch", "all"):
             raise UsageError(f"unknown scope {request.scope!r} (choose branch or all)")
+        check_top_k(request.top_k)
         branch = self.branch(request.branch)
         scope = self._scope(branch, request)
         depth = max(50, request.top_k * 5)
-        rankings = []
+        rankings = {}
         if request.mode in ("fused", "dense"):
-            rankings.append(self._dense(self._query_vector(request.query), scope, depth))
+            rankings["dense"] = self._dense(self._query_vector(request.query), scope, depth)
         if request.mode in ("fused", "lexical"):
-            rankings.append(self._lexical(request.query, scope, depth))
+            rankings["lexical"] = self._lexical(request.query, scope, depth)
         if request.mode == "fused":
-            rankings.append(self._names(request.query, scope, depth))
-        rankings = [self._settle_ties(ranking) for ranking in rankings]
-        fused = _reciprocal_rank_fusion(rankings) if request.mode == "fused" else rankings[0]
-        return self._assemble(fused, branch, request)
+            rankings["name"] = self._names(request.query, scope, depth)
+        rankings = {channel: self._settle_ties(ranking) for channel, ranking in rankings.items()}
+        return self._assemble(self._ranked(request.query, rankings, branch), branch, request)
+
+    def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]],
+                branch: BranchInfo) -> list[Result]:
+        """The fused candidates as results, each scored with the role prior and carrying its
+        per-channel ranks, best first (ties keep the fusion's order)."""
+        settings = self.ranking_settings
+        wanted = wanted_roles(question)
+        results = []
+        for item in fuse(rankings, settings):
+            result = self._result(item.key, item.score, branch)
+            role = role_of(result.path, result.path_class.value, result.identity.language,
+                           result.identity.qualified_name)
+            result.score = item.score * prior_factor(role, wanted, settings)
+            result.dense_rank = item.ranks.get("dense")
+            result.lexical_rank = item.ranks.get("lexical")
+            result.name_rank = item.ranks.get("name")
+            results.append(result)
+        results.sort(key=lambda r: r.score, reverse=True)
+        return results
+
+    @property
+    def ranking_settings(self) -> RankingSettings:
+        return self.config.ranking_settings()
 
     def _query_vector(self, query: str) -> np.ndarray:
         """The query's embedding, remembered: the review app asks again on every branch switch."""
@@ -141,7 +176,7 @@ class HybridSearch:
 
     # turning ranked keys into results -------------------------------------------------------
 
-    def _assemble(self, ranked: list[tuple[Any, float]], branch: BranchInfo, request: SearchRequest) -> list[Result]:
+    def _assemble(self, ranked: list[Result], branch: BranchInfo, request: SearchRequest) -> list[Result]:
         """Up to top_k results of the branch, then up to top_k/2 history results (--scope all),
         then up to top_k/2 excluded ones ranked among them: history and excluded code inform,
         they never take a current result's place or rank above it."""
@@ -150,10 +185,9 @@ class HybridSearch:
         excluded: list[Result] = []
         seen: set[Identity] = set()  # --scope all: one version per identity, the live one, else the best
         side_slots = max(1, request.top_k // 2)
-        for key, score in ranked:
+        for result in ranked:
             if len(usable) >= request.top_k and (request.scope != "all" or len(history) >= side_slots):
                 break
-            result = self._result(key, score, branch)
             if result.identity in seen or (result.history and result.identity in history):
                 continue
             if result.history:
@@ -192,12 +226,3 @@ def place_history(result: Result, tombstone: tuple | None) -> None:
     result.branch, result.commit, result.indexed_at = name, last_commit, at
     result.blob, result.start_line, result.end_line = blob, start, end
     result.history_note = f"removed on {name} at {deleted_at[:7]}"
-
-
-def _reciprocal_rank_fusion(rankings: list[list[tuple[int, float]]]) -> list[tuple[int, float]]:
-    """Reciprocal rank fusion; the third ranking (symbol names that spell the query) is optional."""
-    scores: dict[int, float] = {}
-    for ranking in rankings:
-        for position, (row, _score) in enumerate(ranking):
-            scores[row] = scores.get(row, 0.0) + 1.0 / (RRF_K + position + 1)
-    return sorted(scores.items(), key=lambda item: item[1], reverse=True)

@@ -1,10 +1,18 @@
-"""A last look for credentials before code leaves the machine in an exported bundle.
+"""Credentials inside code: redacted before anything is stored, and looked for again on export.
 
-A bundle is written to be pasted into a model's context, often a hosted one, so a private key
-or token that happens to sit in an indexed file must not ride along unnoticed. The patterns are
-deliberately few and specific (well-known token shapes, key blocks, and quoted high-entropy
-values assigned to secret-sounding names) so that ordinary code does not trip them. Findings
-name the kind and place only, never the secret itself.
+Files that are credentials by name (`.env`, `.npmrc`, kubeconfig, ...) are never read at all
+(chunking/rules.py). A credential inside an ordinary source file is another matter: the file
+is worth indexing, the secret is not. `redact` replaces every secret it recognises with
+`<redacted>` in the text that is stored, embedded, searched and shown; the chunk's
+content hash stays the hash of the original bytes, so verification against the real file
+still works. It recognises well-known token shapes (AWS, GitHub, Slack), private key blocks
+(every line of the block), and a quoted literal assigned to, or compared with, a name that
+ends in password, secret, token, api key, access key or private key (`password = "hunter2"`,
+`secret: 'Summer2024!'`, `DB_PASSWORD := "..."`), unless it looks like a placeholder.
+
+`scan` is the export's last look (a bundle is pasted into a model's context, often a hosted
+one): stricter about assigned values (long and random-looking), and it names the kind and
+place of a finding only, never the secret itself.
 """
 
 from __future__ import annotations
@@ -31,6 +39,19 @@ _ASSIGNED_SECRET = re.compile(
 )
 
 _PLACEHOLDER = re.compile(r"(?i)(x{4,}|\*{4,}|change.?me|your[_-]|example|placeholder|dummy|<|\$\{|\{\{)")
+
+_ASSIGNED_LITERAL = re.compile(
+    r"""(?ix)
+    (?P<name>[\w.-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))
+    (?P<between>["']?\s*(?:==|:=|=>|=|:)\s*(?P<quote>["'`]))
+    (?P<value>[^"'`\n]{3,200})
+    (?P=quote)
+    """
+)
+_KEY_BLOCK_BEGIN = _TOKEN_PATTERNS[0][1]
+_KEY_BLOCK_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
+_NOT_A_SECRET = frozenset({"password", "passwd", "secret", "token", "none", "null", "true", "false", "undefined"})
+REDACTED = "<redacted>"
 
 #: bits per character above which a quoted value looks random rather than like words
 ENTROPY_THRESHOLD = 3.5
@@ -66,3 +87,36 @@ def shannon_entropy(value: str) -> float:
     counts = Counter(value)
     total = len(value)
     return -sum(n / total * math.log2(n / total) for n in counts.values()) if total else 0.0
+
+
+# redaction -------------------------------------------------------------------------------------
+
+
+def redact(text: str) -> str:
+    """`text` with every recognised secret replaced by `<redacted>`, line count unchanged."""
+    if not text:
+        return text
+    lines = text.split("\n")
+    in_block = False
+    for number, line in enumerate(lines):
+        if in_block or _KEY_BLOCK_BEGIN.search(line):
+            in_block = not _KEY_BLOCK_END.search(line)
+            lines[number] = REDACTED
+            continue
+        for _kind, pattern in _TOKEN_PATTERNS:
+            line = pattern.sub(REDACTED, line)
+        lines[number] = _ASSIGNED_LITERAL.sub(_redact_assignment, line)
+    return "\n".join(lines)
+
+
+def _redact_assignment(match: re.Match[str]) -> str:
+    value = match.group("value")
+    if _PLACEHOLDER.search(value) or value.lower() in _NOT_A_SECRET or _is_constant_name(value):
+        return match.group(0)
+    quote = match.group("quote")
+    return f"{match.group('name')}{match.group('between')}{REDACTED}{quote}"
+
+
+def _is_constant_name(value: str) -> bool:
+    """`"DB_PASSWORD"`: the name of an environment variable or setting, not its value."""
+    return value.isidentifier() and value.upper() == value

@@ -8,6 +8,12 @@ rebuilt into results and verified symbol by symbol with the `Verifier`.
 
 Changing one character of a recorded hash makes the line no
 longer `current`, because the check always hashes the file on disk, never a cached copy.
+
+A saved search output is input too, and may have been edited: its `text`, `content_hash`,
+`blob` and `path_class` are never trusted. Each result is rebuilt from git (the symbol as it
+is in the blob of `path` at the recorded `commit`) before it is verified; a result whose saved
+text or hash differs from that is reported `changed`, and one whose commit, file or symbol
+is not in the repository is `unverifiable`. Paths that leave the repository are refused.
 """
 
 from __future__ import annotations
@@ -17,12 +23,14 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
 
+from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.models import Identity, PathClass, Result, Verdict, version_id
-from branchwise.verify import Verifier
+from branchwise.verify import Verifier, find_identity
 
 #: the shortest hash prefix accepted: shorter ones match other contents too easily
 MIN_PREFIX = 7
@@ -31,7 +39,8 @@ _REQUIRED = ("path", "language", "symbol_type", "qualified_name", "commit", "sta
 
 
 def verify_input(source: Path | str, repo: GitRepo | str | os.PathLike[str] | None = None, *,
-                 branch: str | None = None, against: str | None = None, rules=None) -> list[dict]:
+                 branch: str | None = None, against: str | None = None, rules=None,
+                 allows: Callable[[str], bool] | None = None) -> list[dict]:
     """Verdicts for a snippet list or a saved `search --json` output.
 
     `source` is the input's text when it is a str holding a newline or a tab or starting with
@@ -47,14 +56,14 @@ def verify_input(source: Path | str, repo: GitRepo | str | os.PathLike[str] | No
     if not text.strip():
         raise UsageError("nothing to verify: the input is empty")
     if text.lstrip().startswith("{"):
-        return verify_search_json(text, repo, branch=branch, against=against, rules=rules)
-    return verify_snippet_list(text, repo)
+        return verify_search_json(text, repo, branch=branch, against=against, rules=rules, allows=allows)
+    return verify_snippet_list(text, repo, allows=allows)
 
 
 # snippet lists ------------------------------------------------------------------------------
 
 
-def verify_snippet_list(text: str, repo: GitRepo) -> list[dict]:
+def verify_snippet_list(text: str, repo: GitRepo, allows: Callable[[str], bool] | None = None) -> list[dict]:
     """Check `path<TAB>hash-prefix` lines against the work tree (blank and # lines skipped)."""
     if repo.work_tree is None:
         raise UsageError(f"a snippet list is checked against a work tree, and {repo.name} is bare")
@@ -62,6 +71,8 @@ def verify_snippet_list(text: str, repo: GitRepo) -> list[dict]:
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip() and not line.lstrip().startswith("#"):
             path, recorded = _parse_snippet_line(number, line)
+            if allows is not None and not allows(path):
+                raise UsageError(f"line {number}: {path!r} is outside what you may read")
             rows.append(_check_snippet(number, path, recorded, repo))
     return rows
 
@@ -101,7 +112,8 @@ def _check_snippet(number: int, path: str, recorded: str, repo: GitRepo) -> dict
 
 
 def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, against: str | None = None,
-                       rules=None) -> list[dict]:
+                       rules=None,
+                       allows: Callable[[str], bool] | None = None) -> list[dict]:
     rows: list[dict] = []
     verifiers: dict[str, Verifier] = {}
     for number, query in enumerate(_json_objects(text), start=1):
@@ -109,13 +121,61 @@ def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, a
         if not isinstance(query_branch, str) or not query_branch:
             raise UsageError(f"query {number}: no branch recorded; give one with --branch")
         if query_branch not in verifiers:
-            verifiers[query_branch] = Verifier(repo, query_branch, against=against, rules=rules)
+            verifiers[query_branch] = Verifier(repo, query_branch, against=against, rules=rules, allows=allows)
         results = [
             _result_from_json(number, index, item, repo.name) for index, item in enumerate(query["results"], start=1)
         ]
-        verifiers[query_branch].verify(results)
+        for index, result in enumerate(results, start=1):
+            if allows is not None and not allows(result.path):
+                raise UsageError(f"query {number}, result {index}: {result.path!r} is outside what you may read")
+        rebuilt = [_rebuild_from_git(result, repo, rules) for result in results]
+        verifiers[query_branch].verify([r for r, (problem, _) in zip(results, rebuilt) if problem is None])
+        for result, (problem, altered) in zip(results, rebuilt):
+            if problem is not None:
+                result.verdict, result.reason = Verdict.UNVERIFIABLE, problem
+            elif altered:
+                _report_altered(result)
         rows.extend({"query": query.get("query"), **result.to_json()} for result in results)
     return rows
+
+
+def _rebuild_from_git(result: Result, repo: GitRepo, rules) -> tuple[str | None, bool]:
+    """Replace the saved text, hash, blob, lines and class with git's at the recorded commit.
+
+    Returns why that is impossible (the result is then unverifiable) or None, and whether the
+    saved text or hash differed from git's.
+    """
+    saved_text, saved_hash = result.text, result.content_hash
+    result.text, result.blob = "", None
+    if not result.commit or not repo.has_commit(result.commit):
+        return f"recorded commit {result.commit[:12] or '(none)'} is not in {repo.name}: a lead, not a fact", False
+    blob = repo.blob_at(result.commit, result.path)
+    if blob is None:
+        return f"no file {result.path} at the recorded commit {result.commit[:7]}: a lead, not a fact", False
+    chunks = chunk_file(repo.name, result.path, repo.read_blob(blob), rules=rules).chunks
+    found = find_identity(chunks, result)
+    if found is None:
+        return (f"no {result.identity.symbol_type} {result.identity.qualified_name} in {result.path} at the "
+                f"recorded commit {result.commit[:7]}: a lead, not a fact"), False
+    altered = saved_hash != found.content_hash or (bool(saved_text) and saved_text != found.text)
+    result.text, result.blob, result.content_hash = found.text, blob, found.content_hash
+    result.start_line, result.end_line = found.start_line, found.end_line
+    result.path_class, result.class_reason = found.path_class, found.class_reason
+    result.version_id = version_id(result.identity, found.content_hash)
+    return None, altered
+
+
+def _report_altered(result: Result) -> None:
+    """A saved text or hash that is not git's is never `current`: what was saved is not the code."""
+    altered = f"saved text or hash differs from {result.path} at {result.commit[:7]} (the saved result was altered)"
+    if result.verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER):
+        if result.current_path is None:
+            result.current_path = result.path
+            result.current_start_line, result.current_end_line = result.start_line, result.end_line
+            result.current_text = result.text
+        result.verdict = Verdict.CHANGED
+    if result.verdict is not Verdict.EXCLUDED:
+        result.reason = f"{altered}; {result.reason}"
 
 
 def _json_objects(text: str) -> list[dict]:
@@ -142,6 +202,7 @@ def _result_from_json(query: int, index: int, item: object, repository: str) -> 
     missing = [name for name in _REQUIRED if name not in item]
     if missing:
         raise UsageError(f"query {query}, result {index}: missing {', '.join(missing)}")
+    _check_inside(query, index, item["path"])
     try:
         identity = Identity(
             str(item.get("repository") or repository), str(item["path"]), str(item["language"]),
@@ -165,6 +226,16 @@ def _result_from_json(query: int, index: int, item: object, repository: str) -> 
         )
     except (TypeError, ValueError) as error:
         raise UsageError(f"query {query}, result {index}: bad field value ({error})") from None
+
+
+def _check_inside(query: int, index: int, path: object) -> None:
+    """A result's path names a file of the repository: relative, and never through `..`."""
+    text = str(path)
+    parts = PurePosixPath(text).parts
+    if not text or text.startswith(("/", "\\")) or ".." in parts or "\\" in text or "\0" in text or (
+        len(text) > 1 and text[1] == ":"
+    ):
+        raise UsageError(f"query {query}, result {index}: path {text!r} is outside the repository")
 
 
 def _text_of(source: Path | str) -> str:

@@ -3,7 +3,7 @@
 Each session records how many results were used and how many had gone stale, because the
 trend says more than one session: a ratio that keeps rising,
 or one that is simply high, means the index has fallen behind and should be rebuilt. Each
-search, export or review appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns
+search, export, review or MCP tool call appends one JSON line to `<index_dir>/stats.jsonl`; `summarize` turns
 the log into a trend, breakdowns and a recommendation, and `render_text` draws them.
 
 A failure is a result presented as usable on the queried branch that turned out `changed`,
@@ -23,17 +23,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
+from branchwise.access import Restriction
 from branchwise.config import Config
+from branchwise.display import escape_controls
 from branchwise.errors import UsageError
 from branchwise.labels import default_label, is_override
 from branchwise.models import Result, Verdict
 
 STATS_FILE = "stats.jsonl"
-KINDS = ("export", "review", "search")
+KINDS = ("export", "review", "search", "mcp")
 FAILURES = (Verdict.CHANGED, Verdict.DELETED, Verdict.UNVERIFIABLE)
 _SPARKS = "▁▂▃▄▅▆▇█"
 _BAR_WIDTH = 20
@@ -57,8 +59,8 @@ def record_session(
     results: list[Result],
     overrides: Iterable[Mapping] | None = None,
     target_commit: str | None = None,
-) -> dict:
-    """Append one session's record to the log and return it.
+) -> dict | None:
+    """Append one session's record to the log and return it (None when the log is read-only).
 
     `overrides` lists the reviewer's departures from the default handling; when None they are
     taken from the results' labels (see `branchwise.labels.is_override`).
@@ -70,8 +72,11 @@ def record_session(
         raise UsageError(f"no index directory at {index_dir}")
     record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides,
                             target_commit)
-    with stats_path(index_dir).open("a", encoding="utf-8") as log:
-        log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    try:
+        with stats_path(index_dir).open("a", encoding="utf-8") as log:
+            log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    except OSError:  # a read-only index directory is still searchable; its log stays as it was
+        return None
     return record
 
 
@@ -180,7 +185,11 @@ def load_records(index_dir: Path, repository: str | None = None) -> tuple[list[d
     if not path.exists():
         return [], 0
     records, bad = [], 0
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise UsageError(f"cannot read the statistics log {path}: {error.strerror or error}") from None
+    for line in text.splitlines():
         if not line.strip():
             continue
         try:
@@ -188,19 +197,46 @@ def load_records(index_dir: Path, repository: str | None = None) -> tuple[list[d
         except json.JSONDecodeError:
             bad += 1
             continue
-        if not isinstance(record, dict):
+        if not _well_formed(record):
             bad += 1
         elif repository is None or record.get("repository") == repository:
             records.append(record)
     return records, bad
 
 
-def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None) -> dict:
-    """Trend, breakdowns and a re-index recommendation from the log (see the module docstring)."""
+def _well_formed(record: object) -> bool:
+    """A record every summary step can read: the log is a file anyone may have edited."""
+    if not isinstance(record, dict):
+        return False
+    for key in ("failure_ratio", "reindex_ratio"):
+        ratio = record.get(key)
+        if ratio is not None and (isinstance(ratio, bool) or not isinstance(ratio, (int, float))
+                                  or not 0 <= ratio <= 1):
+            return False
+    for key in ("time", "kind", "repository", "branch"):
+        if record.get(key) is not None and not isinstance(record[key], str):
+            return False
+    for key in ("failures", "considered", "results"):
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            return False
+    if not isinstance(record.get("overrides", []), list):
+        return False
+    return all(isinstance(record.get(key, {}), dict) for key in ("verdicts", "reasons", "directories", "commits"))
+
+
+def summarize(index_dir: Path, repository: str | None = None, config: Config | None = None,
+              view: Callable[[dict], dict | None] | None = None) -> dict:
+    """Trend, breakdowns and a re-index recommendation from the log (see the module docstring).
+
+    `view` shows each record as the reader may see it (None: not at all); see `restrict_record`.
+    """
     config = config or Config()
     if not Path(index_dir).is_dir():
         raise UsageError(f"no index directory at {index_dir}")
     records, bad = load_records(index_dir, repository)
+    if view is not None:
+        records = [shown for shown in map(view, records) if shown is not None]
     keys = ("time", "kind", "repository", "branch", "failure_ratio", "failures", "considered", "reindex_ratio",
             "index_behind")
     trend = [{key: record.get(key) for key in keys} for record in records]
@@ -222,6 +258,23 @@ def summarize(index_dir: Path, repository: str | None = None, config: Config | N
         "recommendation": recommend([t["reindex_ratio"] for t in trend], config,
                                     [t["failure_ratio"] for t in trend]),
     }
+
+
+def restrict_record(record: dict, restriction: Restriction | None) -> dict:
+    """A record as a user limited to some path prefixes may see it: without the overrides and
+    failure directories outside them. Counts and ratios stay: they name nothing."""
+    if restriction is None or restriction.prefixes is None:
+        return record
+    prefixes = restriction.prefixes
+
+    def readable_directory(name: str) -> bool:
+        return any(prefix.startswith(name + "/") or (name + "/").startswith(prefix) for prefix in prefixes)
+
+    shown = dict(record)
+    shown["overrides"] = [o for o in record.get("overrides") or []
+                          if isinstance(o, dict) and isinstance(o.get("path"), str) and restriction.allows(o["path"])]
+    shown["directories"] = {d: n for d, n in (record.get("directories") or {}).items() if readable_directory(d)}
+    return shown
 
 
 def recommend(ratios: list[float | None], config: Config, failure_ratios: list[float | None] | None = None) -> dict:
@@ -292,7 +345,8 @@ def sparkline(ratios: list[float | None]) -> str:
 def _session_bar(session: dict) -> str:
     ratio = session["failure_ratio"]
     when = str(session.get("time") or "")[:16].replace("T", " ")
-    label = f"  {when:16}  {str(session.get('kind') or ''):6}  {str(session.get('branch') or ''):18.18}"
+    branch = escape_controls(session.get("branch") or "")
+    label = f"  {when:16}  {str(session.get('kind') or ''):6}  {branch:18.18}"
     if ratio is None:
         return f"{label}  {'·' * _BAR_WIDTH}  n/a"
     filled = round(ratio * _BAR_WIDTH)
@@ -303,8 +357,9 @@ def _session_bar(session: dict) -> str:
 def _breakdown(title: str, counts: dict[str, int]) -> list[str]:
     if not counts:
         return []
-    width = max(len(name) for name in counts)
-    return ["", title, *(f"  {name:{width}}  {n}" for name, n in counts.items())]
+    names = {name: escape_controls(name) for name in counts}
+    width = max(len(shown) for shown in names.values())
+    return ["", title, *(f"  {names[name]:{width}}  {n}" for name, n in counts.items())]
 
 
 def _pct(ratio: float) -> str:

@@ -18,6 +18,7 @@ See docs/verification.md for the verdicts and the reasons.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from git.exc import GitCommandError
@@ -31,10 +32,13 @@ from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
 class Verifier:
     """Verifies results of one query against one target (work tree, branch tip or `against`)."""
 
-    def __init__(self, repo: GitRepo, branch: str, against: str | None = None, rules=None):
+    def __init__(self, repo: GitRepo, branch: str, against: str | None = None, rules=None,
+                 allows: Callable[[str], bool] | None = None):
         self.repo = repo
         self.branch = branch
         self.rules = rules
+        #: the reader's access rule: where verification may look for moved code (and so report it)
+        self.allows = allows or (lambda path: True)
         self.uses_work_tree = against is None and not repo.bare and repo.current_branch() == branch
         if against is not None:
             self.target_commit = repo.resolve(against)
@@ -93,7 +97,7 @@ class Verifier:
         self._compare_symbol(result, same_commit)
 
     def _compare_symbol(self, result: Result, same_commit: bool) -> None:
-        found = _find_identity(self._file_chunks(result.identity.repository, result.path), result)
+        found = find_identity(self._file_chunks(result.identity.repository, result.path), result)
         if found is None:
             return self._deleted(result, "symbol no longer in file")
         if found.content_hash != result.content_hash:
@@ -128,7 +132,8 @@ class Verifier:
         """
         suffix = PurePosixPath(result.path).suffix.lower()
         changed = self._changed_since_paths(result.commit) | self.dirty | self._untracked_paths() | {result.path}
-        candidates = sorted(path for path in changed if PurePosixPath(path).suffix.lower() == suffix)
+        candidates = sorted(path for path in changed
+                            if PurePosixPath(path).suffix.lower() == suffix and self.allows(path))
         fallback = None
         for path in candidates:
             for chunk in self._file_chunks(result.identity.repository, path):
@@ -190,7 +195,7 @@ class Verifier:
         return self._chunks[key]
 
 
-def _find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:
+def find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:
     """The chunk with the result's identity; among namesakes, the same content or the nearest."""
     same = [chunk for chunk in chunks if chunk.identity == result.identity]
     if not same:

@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from branchwise import labels, stats
+from branchwise import labels, stale, stats
 from branchwise.access import Restriction, restriction_for
 from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import (
@@ -27,13 +27,15 @@ from branchwise.bundle import (
 )
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
-from branchwise.errors import UsageError
+from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.gitrepo import GitRepo
-from branchwise.indexer import BranchSummary, Indexer, Progress
+from branchwise.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
 from branchwise.lock import WriteLock
+from branchwise.recipe import RecipeChange
+from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
-from branchwise.store import Store, resolve_index_dir
+from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
 _BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
@@ -43,10 +45,12 @@ class IndexReport(list[BranchSummary]):
     """The branches an index run brought up to date, in order, and what its maintenance did."""
 
     def __init__(self, summaries: list[BranchSummary], pruned: list[str] | None = None,
-                 gc_removed: int | None = None):
+                 gc_removed: int | None = None, recipe_change: RecipeChange | None = None):
         super().__init__(summaries)
         self.pruned = pruned or []
         self.gc_removed = gc_removed  # None: no garbage collection was asked for
+        #: set when the index had been made with another embedding recipe and was migrated
+        self.recipe_change = recipe_change
 
 
 class Workspace:
@@ -59,8 +63,11 @@ class Workspace:
         index: str | os.PathLike[str] | None = None,
         user: str | None = None,
         backend: Backend | Mapping[str, Any] | None = None,
+        create: bool = True,
     ):
         self.repo = GitRepo(repo if repo is not None else ".")
+        #: False for readers: an index directory without an index is refused, never created
+        self.create = create
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
         flags: dict[str, Any] = {"user": user}
         if not isinstance(backend, Backend):
@@ -79,15 +86,39 @@ class Workspace:
     def user(self) -> str | None:
         return self.config.user
 
+    @classmethod
+    def all_in_index(cls, index: str | os.PathLike[str], user: str | None = None,
+                     backend: Backend | Mapping[str, Any] | None = None) -> list["Workspace"]:
+        """A workspace for every repository recorded in the index at `index`."""
+        index_dir = resolve_index_dir(index, None)
+        store = Store(index_dir, create=False)
+        try:
+            recorded = store.repositories()
+        finally:
+            store.close()
+        if not recorded:
+            raise UsageError(f"the index at {index_dir} holds no repository yet (run `branchwise index`)")
+        return [cls(path, index_dir, user=user, backend=backend) for _name, path in recorded]
+
     @property
     def store(self) -> Store:
         if self._store is None:
-            self._store = Store(self.index_dir)
+            self._store = Store(self.index_dir, create=self.create)
         return self._store
 
     @cached_property
     def embedder(self) -> Embedder:
-        return get_embedder(self.config.model)
+        """The model identity that embeds queries: the one the index's vectors were made with.
+
+        After a change of model or runtime the index keeps answering with its recorded
+        identity until the next index run has re-embedded every version with the new one.
+        """
+        recorded = self.store.meta("embedding_model") if (self.index_dir / DB_FILE).exists() else None
+        return get_embedder(recorded or self.config.model_identity)
+
+    def reload(self) -> None:
+        """Forget the searcher (and its loaded vectors) after an index run; the model stays loaded."""
+        self.__dict__.pop("searcher", None)
 
     def close(self) -> None:
         if self._store is not None:
@@ -117,23 +148,54 @@ class Workspace:
         prune: bool = False,
         gc: bool = False,
         rebuild: bool = False,
+        stale_only: bool = False,
     ) -> IndexReport:
         """Index branches (default: the checked-out one); then, if asked, forget branches that
         no longer exist and remove unused versions past their retention. `rebuild` first
-        recomputes the vectors (FAISS file or Qdrant collections) from the database."""
-        names = self._branches_to_index(branches, all_branches)
+        recomputes the vectors (FAISS file or Qdrant collections) from the database.
+
+        Files with stale records (see stale.py) are parsed again as well. `stale_only` parses
+        only those, at each branch's indexed commit, in the given branches (default: every
+        branch with stale records), without moving to the tip."""
+        if stale_only and not branches and not all_branches:
+            names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)}
+                           & set(self.repo.branches()))
+        else:
+            names = self._branches_to_index(branches, all_branches)
         with self._writing(wait):
+            if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
+                self.store.check_integrity()
+            change = migrate_recipe(self.store, self.repo, self.config, self.embedder, progress)
+            self._refresh_embeddings(progress)
             vectors = self._vector_store()
             if rebuild:
                 vectors.rebuild()
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
-            report = IndexReport([indexer.index_branch(name) for name in _parents_first(names)])
+            order = _parents_first(names)
+            report = IndexReport([], recipe_change=change)
+            for position, name in enumerate(order):
+                if progress is not None:  # a display can name the branch its counts belong to
+                    progress(f"branch:{name}", position, len(order))
+                paths = stale.pending_paths(self.index_dir, self.repo.name, name)
+                at = self._indexed_commit(name) if stale_only else None
+                if stale_only and (not paths or at is None):
+                    continue
+                summary = indexer.index_branch(name, reparse=paths, at=at)
+                report.append(summary)
+                stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
                 report.gc_removed = indexer.collect_garbage()
             vectors.save()
         return report
+
+    def _refresh_embeddings(self, progress: Progress | None) -> None:
+        """Bring every stored version to the configured model identity (a no-op when unchanged)."""
+        configured = get_embedder(self.config.model_identity)
+        refresh_embeddings(self.store, configured, progress)
+        for name in ("embedder", "searcher"):  # queries now use the identity just recorded
+            self.__dict__.pop(name, None)
 
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
@@ -159,7 +221,41 @@ class Workspace:
                 raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
         return names
 
+    # git hooks ------------------------------------------------------------------------------
+
+    def _work_tree(self) -> Path:
+        if self.repo.work_tree is None:
+            raise UsageError(f"{self.repo.name} is a bare repository: git runs no commit or checkout hooks there")
+        return self.repo.work_tree
+
+    def install_hooks(self) -> dict[str, str]:
+        """Install the git hooks that refresh this index in the background (see hooks.py)."""
+        from branchwise import hooks
+
+        return hooks.install(self._work_tree(), self.index_dir)
+
+    def uninstall_hooks(self) -> dict[str, str]:
+        """Remove the hooks and restore those they chained to."""
+        from branchwise import hooks
+
+        return hooks.uninstall(self._work_tree())
+
+    def hooks_status(self) -> dict:
+        """Whether the hooks are installed, and when the last background refresh ran and how it ended."""
+        from branchwise import hooks
+
+        return hooks.status(self._work_tree(), self.index_dir)
+
+    def _indexed_commit(self, branch: str) -> str | None:
+        repo_id = self.store.repo_id(self.repo.name)
+        row = self.store.branch(repo_id, branch) if repo_id is not None else None
+        return row.commit_sha if row is not None else None
+
     # reading ------------------------------------------------------------------------------
+
+    def require_index(self) -> None:
+        """Refuse (exit 2) when the index directory holds no index yet."""
+        require_index(self.index_dir)
 
     @cached_property
     def restriction(self) -> Restriction | None:
@@ -185,19 +281,49 @@ class Workspace:
             return []
 
     def search(self, request: SearchRequest, against: str | None = None, verifier=None) -> list[Result]:
-        """Search, verify every result against its target, and apply reviewer labels.
+        """Search, verify every result against its target, and apply reviewer labels. Results
+        of the branch's own code that failed verification are recorded as stale (stale.py).
 
-        `verifier` (for `request.branch`) lets many searches share one target lookup."""
+        `verifier` (for `request.branch`) lets many searches, or a search and its bundle
+        context, share one target lookup."""
         results = self.searcher.search(self._restricted(request))
         (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
+        if against is None:  # a failure against some other revision says nothing of the index
+            self.record_stale(request.branch, results)
         return results
+
+    def record_stale(self, branch: str, results: list[Result]) -> None:
+        """Record the branch's own results that failed verification, for the next index run
+        to parse again (an append-only file, outside the write lock; see stale.py)."""
+        stale.record_failures(self.index_dir, self.repo.name, branch, results)
+
+    def status(self) -> dict:
+        """What the index holds of this repository, and how current it is (see status.py)."""
+        from branchwise.status import repository_status
+
+        return repository_status(self)
+
+    def freshness(self, count_for: set[str] | None = None) -> list[dict]:
+        """Each indexed branch's commit against its tip: cheap enough to run before every answer.
+        `count_for`: count commits behind only for these branches (default: all)."""
+        from branchwise.status import branch_freshness
+
+        tips = self.repo.branches()
+        return [branch_freshness(self.repo, info, tips, count=count_for is None or info.name in count_for)
+                for info in self.indexed_branches()]
+
+    def apply_labels(self, results: list[Result]) -> list[Result]:
+        """Give results the reviewer labels stored for their versions (what `search` does)."""
+        return labels.apply_labels(self.store.conn, results)
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
         from branchwise.verify import Verifier
 
-        return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules())
+        restriction = self.restriction
+        return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules(),
+                        allows=None if restriction is None else restriction.allows)
 
     def target_commit(self, branch: str, against: str | None = None) -> str:
         """The commit a search of `branch` is verified against: `against`, else the branch tip."""
@@ -207,7 +333,8 @@ class Workspace:
         """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
         from branchwise.snippets import verify_input
 
-        return verify_input(source, self.repo, branch=branch, against=against)
+        return verify_input(source, self.repo, branch=branch, against=against, rules=self.config.chunking_rules(),
+                            allows=self._allows)
 
     def diff(self, branch: str, base: str | None = None, impact: bool = True, refresh: bool = True):
         """The symbol diff of `branch` against its merge-base with `base` (see branchdiff.py)."""
@@ -236,11 +363,13 @@ class Workspace:
         against: str | None = None,
         use_indexed_text: frozenset[str] = frozenset(),
         allow_secrets: bool = False,
+        verifier=None,
         **options,
     ) -> BundleContext:
         """What a bundle of these results says about where they come from and were checked.
-        `options` are further BundleContext fields: format, max_tokens, reference_as."""
-        verifier = self.verifier(request.branch, against)
+        `verifier`: the one that checked them, when the caller has it; `options` are further
+        BundleContext fields: format, max_tokens, reference_as."""
+        verifier = verifier or self.verifier(request.branch, against)
         branch = self.searcher.branch(request.branch)
         conn, repository = self.store.conn, self.repo.name
 
@@ -347,31 +476,61 @@ class Workspace:
         result.label = label
 
     def import_labels(self, path: Path) -> int:
-        """Read a labels file (TOML) into this repository's labels; returns how many."""
+        """Read a labels file (TOML) into this repository's labels, all or none; returns how
+        many. Labels for paths the user may not read are refused."""
+        allows = self._allows
         with self._writing():
-            return labels.import_labels(self.store.conn, self.repo.name, Path(path))
+            return labels.import_labels(self.store.conn, self.repo.name, Path(path), allows=allows)
 
     def export_labels(self, path: Path) -> int:
-        """Write this repository's labels as TOML; returns how many."""
-        return labels.export_labels(self.store.conn, self.repo.name, Path(path))
+        """Write this repository's labels (those the user may read) as TOML; returns how many."""
+        return labels.export_labels(self.store.conn, self.repo.name, Path(path), allows=self._allows)
+
+    @property
+    def _allows(self):
+        """The access rule as a path predicate (None: everything readable); raises when the
+        user may not read the repository at all."""
+        restriction = self.restriction
+        return None if restriction is None or restriction.prefixes is None else restriction.allows
 
     # statistics ---------------------------------------------------------------------------
 
     def statistics(self) -> dict:
-        """This repository's failure statistics: trend, breakdowns and a recommendation."""
-        return stats.summarize(self.index_dir, self.repo.name, self.config)
+        """This repository's failure statistics (as the user may see them): trend, breakdowns
+        and a recommendation."""
+        if not self.create:
+            require_index(self.index_dir)
+        restriction = self.restriction
+        return stats.summarize(self.index_dir, self.repo.name, self.config,
+                               view=lambda record: stats.restrict_record(record, restriction))
 
     @staticmethod
-    def index_statistics(index: str | os.PathLike[str] | None) -> dict:
-        """The failure statistics of every repository of an index, without a repository at hand."""
+    def index_statistics(index: str | os.PathLike[str] | None, user: str | None = None) -> dict:
+        """The failure statistics of every repository of an index that the user may read,
+        without a repository at hand."""
         index_dir = resolve_index_dir(index, None)
-        return stats.summarize(index_dir, None, Config.resolve(index_dir))
+        require_index(index_dir)
+        config = Config.resolve(index_dir, {"user": user})
+        restrictions: dict[str, Restriction | None] = {}
 
-    def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None) -> dict:
+        def view(record: dict) -> dict | None:
+            repository = record.get("repository") or ""
+            if repository not in restrictions:
+                try:
+                    restrictions[repository] = restriction_for(index_dir, repository, config.user)
+                except AccessDeniedError:
+                    return None
+            return stats.restrict_record(record, restrictions[repository])
+
+        return stats.summarize(index_dir, None, config, view=view)
+
+    def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None,
+                       info: BranchInfo | None = None) -> dict | None:
         """Append a session's record (a search's, a review's results) to the failure-statistics
         log; `target_commit`, what the results were verified against, lets the statistics tell
-        failures that re-indexing would remove from uncommitted edits."""
-        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        failures that re-indexing would remove from uncommitted edits. `info`: the branch's
+        record when the caller has it (the review app, quitting while a worker uses the index)."""
+        info = info or next((b for b in self.indexed_branches() if b.name == branch), None)
         return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
                                     _age_seconds(info.indexed_at) if info else None, results,
                                     target_commit=target_commit)

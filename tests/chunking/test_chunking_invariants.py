@@ -8,6 +8,7 @@ import pytest
 
 from branchwise.chunking import chunk_file, line_range_bytes, lines_hash
 from branchwise.chunking.embedding_text import MAX_CHARS
+from branchwise.secrets import redact
 from chunking_support import DATA, branch_files, data_files
 
 
@@ -19,7 +20,7 @@ def assert_invariants(repository: str, path: str, data: bytes) -> None:
         raw = line_range_bytes(data, chunk.start_line, chunk.end_line)
         assert 1 <= chunk.start_line <= chunk.end_line
         assert data[chunk.start_byte : chunk.end_byte] == raw
-        assert chunk.text == raw.decode("utf-8", errors="replace")
+        assert chunk.text == redact(raw.decode("utf-8", errors="replace"))  # secrets redacted, lines kept
         assert chunk.content_hash == hashlib.sha256(raw).hexdigest()
         assert chunk.content_hash == lines_hash(data, chunk.start_line, chunk.end_line)
         assert chunk.identity.path == path and chunk.identity.repository == repository

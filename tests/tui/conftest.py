@@ -40,3 +40,38 @@ def shop_index(shop_repo, tmp_path, hashing_model, frozen_clock) -> tuple[Path, 
     index_dir = tmp_path / "index"
     index_all(shop_repo, index_dir)
     return shop_repo, index_dir
+
+
+LONG_PATH = "services/billing/internal/adapters/persistence/postgres/repositories/invoice_cancellation_repository.py"
+LONG_PATH_CODE = '''"""Storage of invoice cancellations."""
+
+
+class InvoiceCancellationRepository:
+    def cancel_invoice_idempotently(self, invoice_id, idempotency_key):
+        """Cancel an order's invoice once; a repeated key returns the first cancellation."""
+        previous = self._by_key.get(idempotency_key)
+        if previous is not None:
+            return previous
+        self._by_key[idempotency_key] = invoice_id
+        return invoice_id
+'''
+
+
+@pytest.fixture
+def shop_long_path_index(shop_repo, tmp_path, hashing_model, frozen_clock) -> tuple[Path, Path]:
+    """The shop sample plus one commit on main adding a deeply nested file, every branch indexed."""
+    import os
+    import subprocess
+
+    from gittools import GIT_ENV
+
+    target = shop_repo / LONG_PATH
+    target.parent.mkdir(parents=True)
+    target.write_text(LONG_PATH_CODE, encoding="utf-8")
+    date = "2026-09-30T12:00:00+00:00"
+    env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+    for args in (["add", "-A"], ["commit", "-q", "-m", "invoice cancellations"]):
+        subprocess.run(["git", *args], cwd=shop_repo, env=env, check=True, capture_output=True)
+    index_dir = tmp_path / "index"
+    index_all(shop_repo, index_dir)
+    return shop_repo, index_dir

@@ -35,3 +35,30 @@ def run_async(test):
         return asyncio.run(test(*args, **kwargs))
 
     return wrapper
+
+
+SESSIONS = [  # (time, query, scope): the trend the statistics screen draws
+    ("2026-10-02T10:00:00+00:00", "calculate the refund of a shipped order", "branch"),
+    ("2026-10-05T14:30:00+00:00", "make order cancellation idempotent", "all"),
+    ("2026-10-09T09:15:00+00:00", "send an email when an order is cancelled", "all"),
+    ("2026-10-12T16:45:00+00:00", "reject a reused idempotency key", "all"),
+]
+
+
+def write_stats_log(repo, index_dir) -> None:
+    """A log of real sessions over the sample, with fixed timestamps instead of the clock's."""
+    import json
+
+    from branchwise import stats
+    from branchwise.search import SearchRequest
+    from branchwise.workspace import Workspace
+
+    workspace = Workspace(repo, index_dir)
+    main = next(b for b in workspace.indexed_branches() if b.name == "main")
+    lines = []
+    for time, query, scope in SESSIONS:
+        results = workspace.search(SearchRequest(query, "main", scope=scope))
+        record = stats.session_record("review", repo.name, "main", main.commit, 86400.0, results)
+        lines.append(json.dumps({**record, "time": time}, sort_keys=True))
+    workspace.close()
+    stats.stats_path(index_dir).write_text("\n".join(lines) + "\n", encoding="utf-8")

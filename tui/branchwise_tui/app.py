@@ -1,76 +1,85 @@
 """The review app: search a branch, check each result's verdict, label it, export the bundle.
 
-`create_app` is the one factory: `branchwise review` (core/branchwise/commands.py) and the
-tests both build the app through it. The app is a thin layer over the core: the blocking work
-(search with verification, export, index refresh, statistics, label writes) runs in thread
-workers that call the `ReviewSession` and post messages back; handlers on the UI thread update
-the widgets, and one handler turns any worker's error into a notification.
+`create_app` is the one factory: `branchwise review` and the tests both build the app through
+it (and `runner.run_app` runs it so that quitting never waits for a worker). The app is a thin
+layer over the core: the blocking work (model loading, search with verification, export, index
+refresh, statistics, label writes) runs in thread workers that call the `ReviewSession` and
+post messages back; handlers on the UI thread update the widgets, and one handler turns any
+worker's error into a notification.
+
+Screens beyond the main one live in `screens/` and are pushed by an `action_*` method; a new
+screen or mode is a new module there, a row in `keys.KEYS` and one action method here.
 """
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Container, Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label as TextLabel, Select, Switch
+from textual.widgets import DataTable, Header, Input, Label as TextLabel, Select, Switch
 from textual.worker import Worker, WorkerState
 
 from branchwise.errors import BranchwiseError
-from branchwise.models import Label, Result
+from branchwise.models import Label, Result, Verdict
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.commands import ReviewCommands
+from branchwise_tui.editor import chosen_editor, editor_command
+from branchwise_tui.keys import KEYS
 from branchwise_tui.messages import (
-    BundleMeasured, ExportCompleted, IndexRefreshed, LabelSaved, SearchCompleted, StatsLoaded,
+    BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, ModelLoaded, NoteSaved,
+    SearchCompleted, StatsLoaded,
 )
-from branchwise_tui.screens.export import ExportScreen
+from branchwise_tui.screens.bundle import BundleScreen
+from branchwise_tui.screens.filter import FilterScreen
 from branchwise_tui.screens.help import HelpScreen
+from branchwise_tui.screens.note import NoteScreen
 from branchwise_tui.screens.stats import StatsScreen
+from branchwise_tui.screens.status import StatusLoaded, StatusScreen
 from branchwise_tui.session import DEFAULT_BUNDLE, ReviewSession
+from branchwise_tui.widgets.keybar import KeyBar
 from branchwise_tui.widgets.preview import Preview
-from branchwise_tui.widgets.results import ResultsTable
+from branchwise_tui.widgets.results import Filter, ResultsTable
 
 #: Workers whose errors end in a notification, with what the user was doing.
 WORK_NAMES = {
     "search": "Search failed",
-    "export": "Export failed",
     "refresh": "Index refresh failed",
     "stats": "Statistics failed",
+    "status": "Index status failed",
     "label": "Label not saved",
+    "note": "Note not saved",
     "branches": "Could not list the indexed branches",
+    "model": "The model did not load",
     "measure": "Could not count the bundle's tokens",
+    "plan": "Could not build the bundle preview",
 }
+
+#: Widths and heights where the layout changes (see app.tcss).
+WIDE = 170  # preview beside the results instead of below
+NARROW = 100  # compact controls
+SHORT = 30  # no header line
 
 
 class BranchwiseApp(App[None]):
-    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss"]
+    CSS_PATH = ["app.tcss", "modals.tcss", "stats.tcss", "modes.tcss", "status.tcss"]
     TITLE = "branchwise review"
     AUTO_FOCUS = None  # on_mount decides: the results when a query was given, else the query box
     COMMANDS = App.COMMANDS | {ReviewCommands}
-
-    #: (key, shown as, action, title, description): the keys, the help screen and the palette
-    ACTIONS = [
-        ("u", "u", "label('use')", "Use", "Label the selected result: use it (press again to clear)"),
-        ("r", "r", "label('reference-only')", "Reference", "Label it reference-only: the idea, not the code"),
-        ("x", "x", "label('exclude')", "Exclude", "Label it exclude: keep it out of the bundle"),
-        ("t", "t", "toggle_text", "Current/indexed", "For a changed result: bundle the current or the indexed text"),
-        ("e", "e", "export", "Export", "Write the bundle and its manifest (asks for the path)"),
-        ("s", "s", "stats", "Stats", "Statistics: failure-ratio trend, reasons, re-index advice"),
-        ("slash", "/", "focus_query", "Query", "Type a new question (Enter searches)"),
-        ("b", "b", "focus_branch", "Branch", "Choose the branch to search"),
-        ("a", "a", "toggle_scope", "All history", "Switch between this branch and all history"),
-        ("i", "i", "refresh_index", "Re-index", "Bring the indexed branches up to their tips"),
-        ("question_mark", "?", "help", "Help", "This list of keys"),
-        ("q", "q", "quit", "Quit", "Leave (records this session in the statistics)"),
-    ]
+    KEYS = KEYS
     BINDINGS = [
-        *(Binding(key, action, title, key_display=shown) for key, shown, action, title, _ in ACTIONS),
+        *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False) for k in KEYS if k.key != "enter"),
         Binding("escape", "focus_results", "Results", show=False),
+        Binding("I", "index_status", "Index status", show=False),
     ]
+
+    #: set by `runner.run_app`: quitting ends the process at once (see `runner.leave_now`)
+    quick_exit = False
 
     def __init__(self, workspace: Workspace, branch: str, query: str = "", scope: str = "branch",
                  mode_screen: Screen | None = None) -> None:
@@ -84,28 +93,49 @@ class BranchwiseApp(App[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="controls"):
-            yield Input(self.initial_query, placeholder="Ask for code, e.g. make order cancellation idempotent",
-                        id="query")
+            yield Input(self.initial_query, id="query",
+                        placeholder=f"Ask about the code of {self.session.repository} (Enter searches)")
             yield Select([(self.session.branch, self.session.branch)], value=self.session.branch,
                          allow_blank=False, id="branch")
-            yield TextLabel("all history", id="scope-label")
+            yield TextLabel(self._scope_text(self.initial_scope == "all"), id="scope-label")
             yield Switch(self.initial_scope == "all", id="scope")
-        yield ResultsTable(id="results")
-        yield Preview(id="preview")
-        yield Footer()
+        with Container(id="body"):
+            yield ResultsTable(id="results")
+            yield Preview(id="preview")
+        yield KeyBar(KEYS, id="keybar")
 
     def on_mount(self) -> None:
         self.load_branches()
         if self.mode_screen is not None:
             self.push_screen(self.mode_screen)
             return
+        self.load_model()
+        self.query_one(KeyBar).set_status("loading model", busy=True)
         if self.initial_query.strip():
             self.start_search()
         else:
             self.query_one("#query", Input).focus()
-            self.query_one(Preview).clear("Type a question and press Enter. Press ? for the keys.")
+            self.query_one(Preview).clear(
+                "Type a question and press Enter. Press ? for the keys.\n"
+                "The model loads in the background meanwhile.")
 
-    # searching ----------------------------------------------------------------------------
+    def on_resize(self) -> None:
+        width, height = self.size
+        self.screen.set_class(width >= WIDE, "-wide")
+        self.screen.set_class(width < NARROW, "-narrow")
+        self.screen.set_class(height < SHORT, "-short")
+        self.query_one("#scope-label", TextLabel).update(self._scope_text(self.query_one("#scope", Switch).value))
+
+    # model and search -------------------------------------------------------------------------
+
+    @work(thread=True, group="model", name="model", exit_on_error=False)
+    def load_model(self) -> None:
+        self.session.warm()
+        self.post_message(ModelLoaded())
+
+    def on_model_loaded(self, message: ModelLoaded) -> None:
+        if not self.query_one(ResultsTable).loading:
+            self.query_one(KeyBar).set_status("model ready")
 
     def current_request(self) -> SearchRequest | None:
         query = self.query_one("#query", Input).value.strip()
@@ -117,8 +147,12 @@ class BranchwiseApp(App[None]):
     def start_search(self) -> None:
         request = self.current_request()
         if request is None:
+            if self.query_one("#query", Input).value:
+                self.notify("The query is blank: type a question.", severity="warning")
             return
         self.query_one(ResultsTable).loading = True
+        waiting = "" if self.session.model_ready else " (loading the model first)"
+        self.query_one(KeyBar).set_status(f"searching{waiting}", busy=True)
         self.run_search(request)
 
     @work(thread=True, exclusive=True, group="search", name="search", exit_on_error=False)
@@ -130,8 +164,10 @@ class BranchwiseApp(App[None]):
         self.session.accept(message.request, message.results, message.target)
         table = self.query_one(ResultsTable)
         table.loading = False
-        table.show(self.session.results)
+        table.indexed_text = self.session.use_indexed_text
+        table.show(self.session.results, self.session.commit_dates())
         table.focus()  # a loading table cannot take the focus, so it takes it now
+        self.query_one(KeyBar).set_status(f"{len(message.results)} results")
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
         self.measure_bundle()
@@ -142,15 +178,21 @@ class BranchwiseApp(App[None]):
 
     @on(Select.Changed, "#branch")
     def branch_changed(self, event: Select.Changed) -> None:
-        if event.value is Select.BLANK or event.value == self.session.branch:
+        if event.value is Select.NULL or event.value == self.session.branch:
             return
         self.session.branch = str(event.value)
         self.sub_title = f"{self.session.repository} @ {self.session.branch}"
         self.start_search()
 
     @on(Switch.Changed, "#scope")
-    def scope_changed(self) -> None:
+    def scope_changed(self, event: Switch.Changed) -> None:
+        self.query_one("#scope-label", TextLabel).update(self._scope_text(event.value))
         self.start_search()
+
+    def _scope_text(self, all_history: bool) -> str:
+        if self.size.width and self.size.width < NARROW:
+            return "scope: all" if all_history else "scope: branch"
+        return "all history: ON" if all_history else "all history: off"
 
     @work(thread=True, group="branches", name="branches", exit_on_error=False)
     def load_branches(self) -> None:
@@ -168,7 +210,7 @@ class BranchwiseApp(App[None]):
             self.notify(f"Index refreshed: {message.summary}")
             self.start_search()
 
-    # the selected result ------------------------------------------------------------------
+    # the selected result ----------------------------------------------------------------------
 
     @property
     def selected(self) -> Result | None:
@@ -180,26 +222,33 @@ class BranchwiseApp(App[None]):
     def show_preview(self, result: Result | None) -> None:
         preview = self.query_one(Preview)
         if result is None:
-            preview.clear()
+            preview.clear("No result matches the filter (f changes it)." if self.session.results else "")
         else:
             preview.show(result, self.session.header(result), self.session.takes_current_text(result))
 
     def action_label(self, value: str) -> None:
-        result = self.selected
-        if result is None:
+        """Label the marked rows, else the selected one; the same label again clears it."""
+        targets = self.query_one(ResultsTable).targets
+        if not targets:
             return
         label = Label(value)
-        self.save_label(result, None if result.label is label else label)
+        clear = all(r.label is label for r in targets)
+        self.save_labels(targets, None if clear else label, dict(self.session.notes))
 
     @work(thread=True, group="label", name="label", exit_on_error=False)
-    def save_label(self, result: Result, label: Label | None) -> None:
-        self.session.set_label(result, label)
-        self.post_message(LabelSaved(result))
+    def save_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> None:
+        self.session.set_labels(results, label, notes)
+        self.post_message(LabelSaved(results))
 
     def on_label_saved(self, message: LabelSaved) -> None:
-        self.query_one(ResultsTable).refresh_result(message.result)
-        if message.result is self.selected:
-            self.show_preview(message.result)
+        for result in message.results:
+            if result.label is None:
+                self.session.notes.pop(result.version_id, None)
+        table = self.query_one(ResultsTable)
+        if len(message.results) > 1:
+            table.marked.clear()
+            self.notify(f"Labelled {len(message.results)} results.")
+        table.refresh_results()
         self.measure_bundle()
 
     def measure_bundle(self) -> None:
@@ -221,34 +270,150 @@ class BranchwiseApp(App[None]):
             self.notify("Only a changed result has a current text to choose.", severity="warning")
             return
         takes = self.session.toggle_current_text(result)
-        self.show_preview(result)
+        self.query_one(ResultsTable).refresh_results()
         self.measure_bundle()
         self.notify(f"The bundle takes the {'current' if takes else 'indexed'} text of {result.identity.qualified_name}.")
 
-    # export, index refresh, statistics -----------------------------------------------------
+    def action_toggle_mark(self) -> None:
+        self.query_one(ResultsTable).toggle_mark()
+
+    def action_mark_all(self) -> None:
+        self.query_one(ResultsTable).mark_all()
+
+    def action_edit_note(self) -> None:
+        result = self.selected
+        if result is None:
+            return
+        from branchwise.labels import effective_label
+
+        label = (result.label or effective_label(result)).value
+        note = self.session.notes.get(result.version_id, "")
+
+        def save(value: str | None) -> None:
+            if value is not None:
+                self.save_note(result, value)
+
+        self.push_screen(NoteScreen(result.identity.qualified_name, label, note), save)
+
+    @work(thread=True, group="note", name="note", exit_on_error=False)
+    def save_note(self, result: Result, note: str) -> None:
+        self.session.set_note(result, note)
+        self.post_message(NoteSaved(result, note.strip()))
+
+    def on_note_saved(self, message: NoteSaved) -> None:
+        if message.note:
+            self.session.notes[message.result.version_id] = message.note
+        else:
+            self.session.notes.pop(message.result.version_id, None)
+        self.query_one(ResultsTable).refresh_results()
+        self.notify(f"Note saved on {message.result.identity.qualified_name}.")
+
+    # open and copy ----------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#results")
+    def row_chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open_editor()
+
+    def action_open_editor(self) -> None:
+        """Open the result's file at its line in $VISUAL/$EDITOR, handing the terminal over."""
+        result = self.selected
+        if result is None:
+            return
+        editor = chosen_editor()
+        if editor is None:
+            self.notify("Set $VISUAL or $EDITOR to open results in your editor.", severity="warning")
+            return
+        root = self.session.workspace.repo.work_tree
+        path = root / (result.current_path or result.path) if root else None
+        if path is None or not path.is_file():
+            self.notify(f"{result.current_path or result.path} is not in the work tree "
+                        f"({result.verdict.value if result.verdict else 'unverified'}).", severity="warning")
+            return
+        line = result.current_start_line or result.start_line
+        command = editor_command(editor, path, line)
+        try:
+            with self.suspend():
+                returncode = subprocess.run(command).returncode
+        except SuspendNotSupported:
+            if not self.is_headless:
+                self.notify("This terminal cannot hand over to an editor.", severity="warning")
+                return
+            # headless (no terminal to hand over): the editor runs without one
+            returncode = subprocess.run(command, stdin=subprocess.DEVNULL).returncode
+        except OSError as error:
+            self.notify(f"Could not start {command[0]}: {error}", severity="error")
+            return
+        if returncode:
+            self.notify(f"{command[0]} exited with status {returncode}.", severity="warning")
+
+    def action_copy(self, what: str) -> None:
+        result = self.selected
+        if result is None:
+            return
+        takes_current = self.session.takes_current_text(result) or (
+            result.verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER) and result.current_start_line is not None)
+        path = (result.current_path or result.path) if takes_current else result.path
+        line = result.current_start_line if takes_current and result.current_start_line else result.start_line
+        if what == "citation":
+            text, named = "\n".join(self.session.header(result)), "the citation header"
+        elif what == "location":
+            text, named = f"{path}:{line}", f"{path}:{line}"
+        else:
+            text = result.current_text if self.session.takes_current_text(result) else result.text
+            named = f"the text of {result.identity.qualified_name}"
+        self.copy_to_clipboard(text)
+        self.notify(f"Copied {named}.")
+
+    # view: sort, filter, columns ----------------------------------------------------------------
+
+    def action_next_sort(self) -> None:
+        self.query_one(ResultsTable).next_sort()
+
+    def action_reverse_sort(self) -> None:
+        table = self.query_one(ResultsTable)
+        table.sort_by(table.sort_key)
+
+    def action_toggle_score(self) -> None:
+        self.query_one(ResultsTable).toggle_score()
+
+    def action_filter(self) -> None:
+        table = self.query_one(ResultsTable)
+
+        def apply(chosen: Filter | None) -> None:
+            if chosen is not None:
+                table.set_filter(chosen)
+                table.focus()
+
+        self.push_screen(FilterScreen(table.filter), apply)
+
+    # export, index refresh, statistics ------------------------------------------------------------
 
     def action_export(self) -> None:
         if self.session.request is None:
             self.notify("Search first: the bundle holds the reviewed results.", severity="warning")
             return
-        summary = f"{len(self.session.results)} results for “{self.session.request.query}” on {self.session.branch}"
-        self.push_screen(ExportScreen(DEFAULT_BUNDLE, summary), self._export_to)
+        self.query_one(KeyBar).set_status("building the bundle preview", busy=True)
+        self.plan_bundle()
 
-    def _export_to(self, path: Path | None) -> None:
-        if path is not None:
-            self.run_export(path)
+    @work(thread=True, exclusive=True, group="plan", name="plan", exit_on_error=False)
+    def plan_bundle(self) -> None:
+        self.post_message(BundlePlanned(self.session.bundle_plan()))
 
-    @work(thread=True, exclusive=True, group="export", name="export", exit_on_error=False)
-    def run_export(self, path: Path) -> None:
-        report = self.session.export(path)
-        self.post_message(ExportCompleted(report.summary_line(), report.path))
+    def on_bundle_planned(self, message: BundlePlanned) -> None:
+        self.query_one(KeyBar).set_status(f"{len(self.session.results)} results")
+        self.push_screen(BundleScreen(self.session, message.plan, DEFAULT_BUNDLE), self._exported)
+
+    def _exported(self, summary: str | None) -> None:
+        if summary is not None:
+            self.post_message(ExportCompleted(summary, Path()))
 
     def on_export_completed(self, message: ExportCompleted) -> None:
         self.notify(message.summary, title="Bundle written", timeout=8)
 
     def action_refresh_index(self) -> None:
         self.query_one(ResultsTable).loading = True
-        self.notify("Re-indexing the indexed branches …")
+        self.query_one(KeyBar).set_status("re-indexing", busy=True)
         self.run_refresh()
 
     @work(thread=True, exclusive=True, group="refresh", name="refresh", exit_on_error=False)
@@ -266,7 +431,17 @@ class BranchwiseApp(App[None]):
     def on_stats_loaded(self, message: StatsLoaded) -> None:
         self.push_screen(StatsScreen(message.summary))
 
-    # focus, help, quit ---------------------------------------------------------------------
+    def action_index_status(self) -> None:
+        self.load_status()
+
+    @work(thread=True, exclusive=True, group="status", name="status", exit_on_error=False)
+    def load_status(self) -> None:
+        self.post_message(StatusLoaded(self.session.workspace.status()))
+
+    def on_status_loaded(self, message: StatusLoaded) -> None:
+        self.push_screen(StatusScreen(message.status))
+
+    # focus, help, quit ------------------------------------------------------------------------
 
     def action_focus_query(self) -> None:
         self.query_one("#query", Input).focus()
@@ -283,15 +458,19 @@ class BranchwiseApp(App[None]):
         self.query_one("#scope", Switch).toggle()
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen([(shown, description) for _, shown, _, _, description in self.ACTIONS]))
+        self.push_screen(HelpScreen(KEYS))
 
     async def action_quit(self) -> None:
+        message = None
         try:
             self.session.record()
         except (BranchwiseError, OSError) as error:  # never keep the reviewer from leaving
-            self.exit(message=f"branchwise: this session was not recorded in the statistics: {error}")
-            return
-        self.exit()
+            message = f"branchwise: this session was not recorded in the statistics: {error}"
+        if self.quick_exit:
+            from branchwise_tui.runner import leave_now
+
+            leave_now(self, message)
+        self.exit(message=message)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Review actions act on the results, so they are off while another screen is on top."""
@@ -299,13 +478,16 @@ class BranchwiseApp(App[None]):
             return False
         return True
 
-    # errors ------------------------------------------------------------------------------------
+    # errors -------------------------------------------------------------------------------------
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
         if event.state in (WorkerState.ERROR, WorkerState.CANCELLED) and worker.name in ("search", "refresh"):
             self.query_one(ResultsTable).loading = False
+            self.query_one(KeyBar).set_status("")
         if event.state is WorkerState.ERROR:
+            if worker.name == "model":
+                self.query_one(KeyBar).set_status("model failed")
             self.notify(str(worker.error), title=WORK_NAMES.get(worker.name, "Error"), severity="error", timeout=10)
 
 

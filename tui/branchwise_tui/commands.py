@@ -1,7 +1,7 @@
 """Command-palette entries for every action of the review app.
 
-The palette lists the same actions as the keys (the app's `ACTIONS` table), so a reviewer who
-does not know a key can still find what the app can do by typing a word of it.
+The palette lists the same actions as the keys (`keys.KEYS`), so a reviewer who does not know
+a key can still find what the app can do by typing a word of it.
 """
 
 from __future__ import annotations
@@ -13,16 +13,15 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 class ReviewCommands(Provider):
     def _commands(self):
-        return [(f"{title} ({key})", description, action)
-                for _, key, action, title, description in self.app.ACTIONS]
+        return [(f"{key.description} ({key.shown})", key.title, key.action) for key in self.app.KEYS]
 
     async def discover(self) -> Hits:
-        for title, description, action in self._commands():
-            yield DiscoveryHit(title, partial(self.app.run_action, action), help=description)
+        for title, help_text, action in self._commands():
+            yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, description, action in self._commands():
+        for title, help_text, action in self._commands():
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action), help=description)
+                yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action), help=help_text)

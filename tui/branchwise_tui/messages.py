@@ -26,12 +26,29 @@ class SearchCompleted(Message):
         self.target = target
 
 
-class LabelSaved(Message):
-    """The core stored (or cleared) the reviewer's label of `result`."""
+class ModelLoaded(Message):
+    """The embedding model is loaded (or failed to load: `error`), ahead of the first search."""
 
-    def __init__(self, result: Result) -> None:
+    def __init__(self, error: str | None = None) -> None:
+        super().__init__()
+        self.error = error
+
+
+class NoteSaved(Message):
+    """The reviewer's note on `result` was stored with its label."""
+
+    def __init__(self, result: Result, note: str) -> None:
         super().__init__()
         self.result = result
+        self.note = note
+
+
+class LabelSaved(Message):
+    """The core stored (or cleared) the reviewer's label of each of `results`."""
+
+    def __init__(self, results: list[Result]) -> None:
+        super().__init__()
+        self.results = results
 
 
 class ExportCompleted(Message):
@@ -66,3 +83,11 @@ class BundleMeasured(Message):
     def __init__(self, tokens: int) -> None:
         super().__init__()
         self.tokens = tokens
+
+
+class BundlePlanned(Message):
+    """The core built the bundle the reviewed results make now: the preview's rows."""
+
+    def __init__(self, plan) -> None:
+        super().__init__()
+        self.plan = plan

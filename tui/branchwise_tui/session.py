@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from branchwise.bundle import BundleContext
+from branchwise.bundle.overlap import REFERENCE
 from branchwise.errors import BranchwiseError
+from branchwise.display import escape_controls
+from branchwise.labels import effective_label
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
@@ -34,6 +37,26 @@ class Target:
         return self.context.target
 
 
+@dataclass(frozen=True)
+class BundleItem:
+    """One row of the bundle preview: a result, whether it goes in, and its size in tokens."""
+
+    result: Result
+    included: bool
+    handling: str  # "use", "reference-only", or why it stays out
+    location: str  # path#Lstart-Lend of the text the bundle takes
+    tokens: int
+
+
+@dataclass(frozen=True)
+class BundlePlan:
+    """What an export would write now: the chunks in bundle order, then what stays out."""
+
+    items: list[BundleItem]
+    total_tokens: int  # the whole bundle: title, headers, chunks and the left-out list
+    tokenizer: str
+
+
 class ReviewSession:
     """The core is not thread-safe, so every blocking call holds one lock: workers take turns."""
 
@@ -48,6 +71,11 @@ class ReviewSession:
         self.reviewed: dict[str, Result] = {}
         #: version ids of `changed` results whose indexed text, not the current one, goes in the bundle
         self.use_indexed_text: set[str] = set()
+        #: the reviewers' notes on the results under review, by version id
+        self.notes: dict[str, str] = {}
+        #: the indexed branches as last listed (read without the lock, e.g. while quitting)
+        self.branch_infos: list[BranchInfo] = []
+        self.model_ready = False
         self._lock = threading.Lock()
 
     @property
@@ -63,16 +91,32 @@ class ReviewSession:
 
     def branches(self) -> list[BranchInfo]:
         with self._lock:
-            return self.workspace.indexed_branches()
+            self.branch_infos = self.workspace.indexed_branches()
+            return self.branch_infos
+
+    def warm(self) -> None:
+        """Load the embedding model and open the vector index, so the first search need not."""
+        with self._lock:
+            self.workspace.searcher
+            self.workspace.embedder.embed(["warm up"])
+            self.model_ready = True
 
     def search(self, request: SearchRequest) -> tuple[list[Result], Target]:
         with self._lock:
             results = self.workspace.search(request, self.against)
+            self.model_ready = True
             return results, self._target(request, results)
 
-    def set_label(self, result: Result, label: Label | None) -> None:
+    def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> None:
+        """Label (or clear) each of `results`, keeping the note each already has (`notes`)."""
         with self._lock:
-            self.workspace.set_label(result, label)
+            for result in results:
+                self.workspace.set_label(result, label, notes.get(result.version_id, "") if label else "")
+
+    def set_note(self, result: Result, note: str) -> None:
+        """Store `note` with the result's label; an unlabelled result gets its default label."""
+        with self._lock:
+            self.workspace.set_label(result, result.label or effective_label(result), note.strip())
 
     def export(self, out: Path):
         if self.request is None:
@@ -87,6 +131,26 @@ class ReviewSession:
             bundle = self.workspace.build_bundle(request, results, self.against, use_indexed_text, allow_secrets=True)
         return bundle.total_tokens
 
+    def bundle_plan(self) -> BundlePlan:
+        """What an export would write now, built by the core's bundler (nothing is written)."""
+        if self.request is None:
+            raise BranchwiseError("nothing to bundle: search first")
+        with self._lock:
+            bundle = self.workspace.build_bundle(self.request, self.results, self.against,
+                                                 frozenset(self.use_indexed_text), allow_secrets=True)
+        items = [BundleItem(p.result, True, "reference-only" if p.role == REFERENCE else "use",
+                            f"{p.shown.path}#L{p.shown.start_line}-L{p.shown.end_line}", p.tokens)
+                 for p in bundle.pieces]
+        shown = {id(p.result) for p in bundle.pieces}
+        by_version = {r.version_id: r for r in self.results}
+        for entry in bundle.manifest["results"]:
+            result = by_version.get(entry["version_id"])
+            if result is None or id(result) in shown:
+                continue
+            why = "inside another chunk" if entry["included"] else (entry["left_out"] or "left out")
+            items.append(BundleItem(result, False, why, f"{result.path}#L{result.start_line}-L{result.end_line}", 0))
+        return BundlePlan(items, bundle.total_tokens, bundle.manifest.get("tokenizer") or "")
+
     def refresh_index(self) -> str:
         """Bring every indexed branch up to its tip; returns what changed, in one line."""
         names = [b.name for b in self.branches()] or [self.branch]
@@ -99,13 +163,16 @@ class ReviewSession:
             return self.workspace.statistics()
 
     def record(self) -> dict | None:
-        """Append this session's record to the stats log; None when no search ran."""
+        """Append this session's record to the stats log; None when no search ran.
+
+        No lock: a worker may still hold it (loading the model), and quitting must not wait.
+        """
         if not self.reviewed:
             return None
-        with self._lock:
-            target = self.target.context.target_commit if self.target else None
-            return self.workspace.record_session("review", self.branch, list(self.reviewed.values()),
-                                                 target_commit=target)
+        info = next((b for b in self.branch_infos if b.name == self.branch), None)
+        target = self.target.context.target_commit if self.target else None
+        return self.workspace.record_session("review", self.branch, list(self.reviewed.values()),
+                                             target_commit=target, info=info)
 
     def _target(self, request: SearchRequest, results: list[Result]) -> Target:
         context = self.workspace.bundle_context(request, results, self.against)
@@ -119,7 +186,11 @@ class ReviewSession:
         self.request = request
         self.results = sorted(results, key=lambda r: r.rank)
         self.target = target
+        self.notes = dict(target.context.notes)
         self.reviewed.update((r.version_id, r) for r in self.results)
+
+    def commit_dates(self) -> dict[str, str]:
+        return {commit: date for commit, date in self.target.dates.items() if date} if self.target else {}
 
     def takes_current_text(self, result: Result) -> bool:
         """Whether the bundle gets the current text of a `changed` result (the core's default)."""
@@ -129,9 +200,18 @@ class ReviewSession:
         self.use_indexed_text.symmetric_difference_update({result.version_id})
         return self.takes_current_text(result)
 
+    def _searched(self) -> Target:
+        """The last search's target; the results that ask for it exist only after one."""
+        if self.target is None:
+            raise BranchwiseError("no search yet")
+        return self.target
+
+    def _context(self) -> BundleContext:
+        """The search's bundle context with the reviewer's current choices and notes."""
+        return dataclasses.replace(self._searched().context, use_indexed_text=frozenset(self.use_indexed_text),
+                                   notes=dict(self.notes))
+
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""
-        if self.target is None:
-            return []
-        context = dataclasses.replace(self.target.context, use_indexed_text=frozenset(self.use_indexed_text))
-        return self.workspace.citation_header(result, context, dates=self.target.dates.get)
+        lines = self.workspace.citation_header(result, self._context(), dates=self._searched().dates.get)
+        return [escape_controls(line) for line in lines]

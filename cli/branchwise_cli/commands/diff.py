@@ -7,21 +7,21 @@ prints the contract's object (and `impact_hits` per change, for a CI summary).
 from __future__ import annotations
 
 from branchwise.branchdiff import BranchDiff, SymbolChange
-from branchwise_cli.common import EXIT_OK, as_user, backend, print_json, workspace
+from branchwise_cli.common import EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
 NAME = "diff"
 HELP = "what a branch changed, symbol by symbol, with impact context"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("diff_branch", metavar="BRANCH")
+    p.add_argument("diff_branch", metavar="BRANCH", help="the branch whose changes to list")
     p.add_argument("--base", help="base branch or revision (default: main, else master)")
-    p.add_argument("--repo", default=".")
-    p.add_argument("--index")
+    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    index_option(p)
     p.add_argument("--no-impact", action="store_true", help="skip the impact context (faster)")
     backend(p)
     as_user(p)
-    p.add_argument("--json", action="store_true")
+    json_option(p)
 
 
 def run(args) -> int:
@@ -29,7 +29,7 @@ def run(args) -> int:
     if args.json:
         print_json(diff.to_json())
     else:
-        print(render(diff))
+        echo(*render(diff).split("\n"))
     return EXIT_OK
 
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from branchwise_cli.common import EXIT_OK, as_user, backend, repo_branch, request, search_options, workspace
+from branchwise_cli.common import EXIT_OK, Waiting, as_user, backend, echo, repo_branch, request, search_options, workspace
 
 NAME = "export"
 HELP = "write a verified context bundle for a query"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("query")
+    p.add_argument("query", help="what to look for, in words")
     repo_branch(p, required=True)
     search_options(p)
     backend(p)
     as_user(p)
-    p.add_argument("--out", required=True, help="bundle file to write (a manifest goes beside it)")
+    p.add_argument("--out", required=True, metavar="FILE", help="bundle file to write (a manifest goes beside it)")
     p.add_argument("--format", choices=("markdown", "xml", "json"), default="markdown",
                    help="markdown (default), xml (one <chunk> per chunk, header fields as attributes) or json")
     p.add_argument("--max-tokens", type=int, metavar="N",
@@ -32,9 +32,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    report = workspace(args).export(request(args, args.query), Path(args.out), against=args.against,
-                                    allow_secrets=args.allow_secrets, force=args.force, format=args.format,
-                                    max_tokens=args.max_tokens, reference_as=args.reference_as,
-                                    class_outline=args.class_outline)
-    print(report.summary_line())
+    one = request(args, args.query)
+    ws = workspace(args, reader=True)
+    with Waiting("loading the model, searching and writing the bundle"):
+        report = ws.export(one, Path(args.out), against=args.against, allow_secrets=args.allow_secrets,
+                           force=args.force, format=args.format, max_tokens=args.max_tokens,
+                           reference_as=args.reference_as, class_outline=args.class_outline)
+    echo(report.summary_line())
     return EXIT_OK

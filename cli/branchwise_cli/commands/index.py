@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, backend, print_json, progress_bar, workspace
+import sys
+
+from branchwise_cli.common import EXIT_OK, backend, index_option, json_option, print_json, workspace
+from branchwise_cli.progress import make_progress
 
 NAME = "index"
 HELP = "index branches of a repository (incrementally)"
@@ -12,26 +15,40 @@ def add_arguments(p) -> None:
     p.add_argument("repo", help="path to the git repository")
     p.add_argument("--branch", action="append", default=[], help="branch to index (repeatable)")
     p.add_argument("--all-branches", action="store_true", help="index every local branch")
-    p.add_argument("--index", help="index directory (default: inside the repository's .git)")
+    index_option(p)
     p.add_argument("--wait", action="store_true", help="wait for another writer instead of failing")
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
     p.add_argument("--gc", action="store_true", help="remove unused versions past their retention")
     p.add_argument("--rebuild", action="store_true", help="rebuild the vectors (file or server) from the database")
+    p.add_argument("--stale-only", action="store_true",
+                   help="only re-parse files whose records failed verification, at the indexed commit")
     backend(p)
-    p.add_argument("--json", action="store_true")
+    json_option(p)
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress display and no per-branch lines (errors still go to stderr)")
 
 
 def run(args) -> int:
     ws = workspace(args)
-    report = ws.index(args.branch, args.all_branches, progress=progress_bar(), wait=args.wait,
-                      prune=args.prune, gc=args.gc, rebuild=args.rebuild)
+    progress = make_progress(args.quiet)
+    try:
+        report = ws.index(args.branch, args.all_branches, progress=progress, wait=args.wait,
+                          prune=args.prune, gc=args.gc, rebuild=args.rebuild,
+                          stale_only=args.stale_only)
+    finally:
+        if progress is not None:
+            progress.close()
+    if report.recipe_change is not None:
+        print(report.recipe_change.message(), file=sys.stderr)
     if args.json:
         data: dict[str, object] = {"repository": ws.repo.name, "index": str(ws.index_dir),
                 "branches": [s.to_json() for s in report]}
         if report.gc_removed is not None:
             data["gc_removed_versions"] = report.gc_removed
+        if report.recipe_change is not None:
+            data["embedding_recipe_change"] = report.recipe_change.to_json()
         print_json(data)
-    else:
+    elif not args.quiet:
         for s in report:
             print(f"{s.branch} @ {s.commit[:7]}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
                   f"{s.embedded} embedded, {s.reused} reused, {s.tombstoned} tombstoned "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, as_user, backend, print_json, repo_branch, workspace
+from branchwise_cli.common import EXIT_OK, as_user, backend, echo, json_option, print_json, repo_branch, workspace
 
 NAME = "inspect"
 HELP = "print a branch's live set"
@@ -12,15 +12,15 @@ def add_arguments(p) -> None:
     repo_branch(p, required=True)
     backend(p)
     as_user(p)
-    p.add_argument("--json", action="store_true")
+    json_option(p)
 
 
 def run(args) -> int:
-    rows = workspace(args).inspect(args.branch)
+    rows = workspace(args, reader=True).inspect(args.branch)
     if args.json:
         print_json(rows)
     else:
         for row in rows:
-            print(f"{row['path']}:{row['start_line']}-{row['end_line']}  {row['symbol_type']:<9} "
-                  f"{row['qualified_name']}  {row['content_hash'][:12]}")
+            echo(f"{row['path']}:{row['start_line']}-{row['end_line']}  {row['symbol_type']:<9} "
+                 f"{row['qualified_name']}  {row['content_hash'][:12]}")
     return EXIT_OK

@@ -1,29 +1,35 @@
-"""`branchwise review`: the review app (the only command that loads Textual)."""
+"""`branchwise review`: the review app (the only command that loads Textual).
+
+Everything that can be refused is refused here, as one line and exit code 2, before the app
+takes the terminal: no terminal at all, no index, a branch that is not indexed.
+"""
 
 from __future__ import annotations
 
+import sys
+
 from branchwise.errors import UsageError
-from branchwise_cli.common import EXIT_OK, as_user, backend, repo_branch, workspace
+from branchwise_cli.common import EXIT_OK, as_user, backend, repo_branch, scope_option, workspace
 
 NAME = "review"
 HELP = "open the review app"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("query", nargs="?", default="")
+    p.add_argument("query", nargs="?", default="", help="a question to search at once (default: type it in the app)")
     repo_branch(p, required=False)
     backend(p)
-    p.add_argument("--scope", choices=("branch", "all"), default="branch")
+    scope_option(p)
     p.add_argument("--diff", metavar="BRANCH", help="review what BRANCH changed against --base, symbol by symbol")
-    p.add_argument("--base", help="with --diff: the base branch or revision (default: main, else master)")
+    p.add_argument("--base", metavar="REF", help="with --diff: the base branch or revision (default: main, else master)")
     p.add_argument("--tour", metavar="TOUR", help="play a tour (a file, or a name under .branchwise/tours/)")
     as_user(p)
 
 
 def run(args) -> int:
-    from branchwise_tui.app import create_app
-
-    ws = workspace(args)
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        raise UsageError("review needs a terminal (for scripts: branchwise search or export)")
+    ws = workspace(args, reader=True)
     ws.restriction  # refuse a forbidden repository before the app starts
     branch = args.branch or ws.repo.current_branch()
     if branch is None:
@@ -39,6 +45,15 @@ def run(args) -> int:
         tour = load_tour(resolve_tour_path(args.tour, ws.repo.work_tree))
     if args.diff:
         ws.repo.resolve_branch(args.diff)
-    create_app(ws, branch=branch, query=args.query, scope=args.scope,
-               diff=(args.diff, args.base) if args.diff else None, tour=tour).run()
-    return EXIT_OK
+    else:
+        indexed = [b.name for b in ws.indexed_branches()]
+        if branch not in indexed:
+            known = f" (indexed: {', '.join(indexed)})" if indexed else ""
+            raise UsageError(f"branch {branch!r} is not indexed in {ws.index_dir}{known}; "
+                             f"run branchwise index --branch {branch}")
+    from branchwise_tui.app import create_app
+    from branchwise_tui.runner import run_app
+
+    run_app(create_app(ws, branch=branch, query=args.query.strip(), scope=args.scope,
+                       diff=(args.diff, args.base) if args.diff else None, tour=tour))
+    return EXIT_OK  # not reached: run_app ends the process

@@ -4,37 +4,38 @@ from __future__ import annotations
 
 from branchwise.errors import UsageError
 from branchwise.models import Result
-from branchwise_cli.common import (EXIT_OK, as_user, backend, print_json, read_queries, repo_branch, request,
-                                   search_options, workspace)
+from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, json_option, print_json,
+                                   read_queries, repo_branch, request, search_options, workspace)
 
 NAME = "search"
 HELP = "search one branch (or all history) of an indexed repository"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("query", nargs="?")
-    p.add_argument("--queries", help="file with one query per line (JSON Lines output)")
+    p.add_argument("query", nargs="?", help="what to look for, in words (or give --queries)")
+    p.add_argument("--queries", metavar="FILE", help="file with one query per line, '-' for stdin (JSON Lines output)")
     repo_branch(p, required=True)
     search_options(p)
     backend(p)
     as_user(p)
     p.add_argument("--no-stats", action="store_true",
                    help="do not append this search to the failure-statistics log (stats.jsonl)")
-    p.add_argument("--json", action="store_true")
+    json_option(p)
 
 
 def run(args) -> int:
     if args.queries:
         queries = read_queries(args.queries)
-    elif args.query:
+    elif args.query is not None:
         queries = [args.query]
     else:
         raise UsageError("give a QUERY or --queries FILE")
     requests = [request(args, query) for query in queries]
-    ws = workspace(args)
+    ws = workspace(args, reader=True)
     target = ws.target_commit(args.branch, args.against)
-    for query, one in zip(queries, requests):
-        results = ws.search(one, args.against)
+    for number, (query, one) in enumerate(zip(queries, requests)):
+        with Waiting("loading the model and searching" if number == 0 else "searching"):
+            results = ws.search(one, args.against)
         if not args.no_stats:
             ws.record_session("search", args.branch, results, target_commit=target)
         if args.json:
@@ -46,12 +47,12 @@ def run(args) -> int:
 
 
 def _print_results(query: str, branch: str, results: list[Result]) -> None:
-    print(f"# {query}  ({branch}, {len(results)} results)")
+    echo(f"# {query}  ({branch}, {len(results)} results)")
     for r in results:
         where = f"{r.path}#L{r.start_line}-L{r.end_line}"
         label = f" [{r.label.value}]" if r.label else ""
         verdict = r.verdict.value if r.verdict else "?"
-        print(f"{r.rank:>3}. {verdict:<15} {where}  {r.identity.qualified_name}  "
-              f"({r.branch} @ {r.commit[:7]}){label}")
+        echo(f"{r.rank:>3}. {verdict:<15} {where}  {r.identity.qualified_name}  "
+             f"({r.branch} @ {r.commit[:7]}){label}")
         if r.reason:
-            print(f"     {r.reason}")
+            echo(f"     {r.reason}")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
-from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, print_json, workspace
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
 NAME = "tour"
 HELP = "code tours anchored on symbols: check, fix, show, record, CodeTour"
@@ -18,19 +18,19 @@ ACTIONS = ("check", "fix", "show", "record", "import-codetour", "export-codetour
 
 
 def add_arguments(p) -> None:
-    p.add_argument("action", choices=ACTIONS)
+    p.add_argument("action", choices=ACTIONS, help="what to do with the tour")
     p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
                    "(import-codetour: the .tour file to read)")
-    p.add_argument("--repo", default=".")
+    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
     p.add_argument("--branch", help="branch to check against (default: the checked-out branch)")
-    p.add_argument("--index")
+    index_option(p)
     p.add_argument("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
     p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
     p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
     p.add_argument("--title", help="record: the tour's title (default: from the file name)")
     backend(p)
     as_user(p)
-    p.add_argument("--json", action="store_true")
+    json_option(p)
 
 
 def run(args) -> int:
@@ -59,11 +59,11 @@ def _check(args, workspace) -> int:
     if args.json:
         print_json(check.to_json())
     else:
-        print(f"{check.tour.title}: {len(check.steps)} steps against {check.target}")
+        echo(f"{check.tour.title}: {len(check.steps)} steps against {check.target}")
         for item in check.steps:
             where = f"{item.path}#L{item.start_line}-L{item.end_line}" if item.path else "(gone)"
-            print(f"  {item.number:>2}. {item.verdict.value:<15} {item.status:<13} {item.step.anchor} -> {where}")
-            print(f"      {item.reason}")
+            echo(f"  {item.number:>2}. {item.verdict.value:<15} {item.status:<13} {item.step.anchor} -> {where}")
+            echo(f"      {item.reason}")
     return EXIT_FAILED if check.decayed else EXIT_OK
 
 
@@ -73,11 +73,11 @@ def _fix(args, workspace) -> int:
     fixed, left = fix_tour(check, verifier.dirty)
     path = check.tour.save()
     for item in fixed:
-        print(f"re-anchored step {item.number} ({item.status}): {item.step.anchor} -> "
+        echo(f"re-anchored step {item.number} ({item.status}): {item.step.anchor} -> "
               f"{item.path} ({item.qualified_name}) L{item.start_line}-L{item.end_line}")
     for item in left:
-        print(f"needs a human: step {item.number} ({item.verdict.value}): {item.step.anchor}: {item.reason}")
-    print(f"wrote {path} ({len(fixed)} re-anchored, {len(left)} left)")
+        echo(f"needs a human: step {item.number} ({item.verdict.value}): {item.step.anchor}: {item.reason}")
+    echo(f"wrote {path} ({len(fixed)} re-anchored, {len(left)} left)")
     return EXIT_FAILED if left else EXIT_OK
 
 
@@ -88,7 +88,7 @@ def _show(args, workspace) -> int:
     if args.json:
         print_json(check.to_json())
     else:
-        print(render_show(check, workspace.repo))
+        echo(*render_show(check, workspace.repo).split("\n"))
     return EXIT_OK
 
 
@@ -101,7 +101,7 @@ def _record(args, workspace) -> int:
     title = args.title or path.stem.replace("-", " ").replace("_", " ")
     tour = record_tour(workspace, _branch(args, workspace), title, args.from_labels, args.query)
     tour.save(path)
-    print(f"wrote {path} ({len(tour.steps)} steps)")
+    echo(f"wrote {path} ({len(tour.steps)} steps)")
     return EXIT_OK
 
 
@@ -113,8 +113,8 @@ def _import_codetour(args, workspace) -> int:
     tour, skipped = import_codetour(workspace.repo, read_codetour(Path(args.tour)), workspace.config.chunking_rules())
     path = tour.save(resolve_tour_path(args.out, workspace.repo.work_tree))
     for message in skipped:
-        print(f"skipped {message}")
-    print(f"wrote {path} ({len(tour.steps)} steps)")
+        echo(f"skipped {message}")
+    echo(f"wrote {path} ({len(tour.steps)} steps)")
     return EXIT_OK
 
 
@@ -125,5 +125,5 @@ def _export_codetour(args, workspace) -> int:
         raise UsageError("export-codetour needs --out FILE.tour")
     check = _checked(args, workspace)
     write_codetour(export_codetour(check), Path(args.out))
-    print(f"wrote {args.out} ({len(check.steps)} steps, lines as of {check.target})")
+    echo(f"wrote {args.out} ({len(check.steps)} steps, lines as of {check.target})")
     return EXIT_OK

@@ -13,7 +13,6 @@ inside the index directory, or to carry something that looks like a credential.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,6 +25,7 @@ from branchwise.bundle.outline import outline
 from branchwise.bundle.overlap import REFERENCE, LabelledMember, Piece, resolve
 from branchwise.bundle.tokens import TokenCounter, token_counter
 from branchwise.citation import Shown, header_lines, short, version_string
+from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.labels import effective_label, write_atomically
@@ -354,7 +354,7 @@ def write_bundle(
     bundle = build_bundle(results, context, destination=str(out))
     bundle.manifest["bundle"] = out.name
     write_atomically(out, bundle.text.encode("utf-8"))
-    write_atomically(manifest_path, (json.dumps(bundle.manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_atomically(manifest_path, (safe_json(bundle.manifest, indent=2) + "\n").encode("utf-8"))
     return BundleReport(
         path=out,
         manifest_path=manifest_path,

@@ -8,13 +8,13 @@ header fields as attributes, the context and code as child elements' text.
 
 from __future__ import annotations
 
-import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from branchwise.bundle.outline import comment_prefix
 from branchwise.bundle.overlap import REFERENCE, USE, Piece
+from branchwise.display import escape_controls, safe_json
 
 FORMATS = ("markdown", "xml", "json")
 SUFFIXES = {"markdown": ".md", "xml": ".xml", "json": ".json"}
@@ -79,7 +79,7 @@ def _markdown(facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str
                  "each starts with its citation header")
     if facts.total_tokens is not None:
         lines.append(f"- Size: {facts.total_tokens} tokens ({facts.tokenizer})")
-    parts = ["\n".join(lines) + "\n"]
+    parts = ["\n".join(escape_controls(line) for line in lines) + "\n"]
     number = 0
     for piece in use:
         number += 1
@@ -90,16 +90,18 @@ def _markdown(facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str
             number += 1
             parts.append(_markdown_piece(number, piece, "###"))
     if left_out:
-        rows = [f"- rank {item.rank} `{item.qualified_name}` ({item.path}): {item.reason}" for item in left_out]
+        rows = [escape_controls(f"- rank {item.rank} `{item.qualified_name}` ({item.path}): {item.reason}")
+                for item in left_out]
         parts.append("## Left out\n\n" + "\n".join(rows) + "\n")
     return "\n".join(parts)
 
 
 def _markdown_piece(number: int, piece: Piece, level: str) -> str:
-    name = piece.result.identity.qualified_name
+    name = escape_controls(piece.result.identity.qualified_name)
+    header = "\n".join(escape_controls(line) for line in piece.header)  # a name cannot add or forge a line
     return (
-        f"{level} {number}. {name}\n\n{fenced('text', chr(10).join(piece.header))}\n\n"
-        f"{fenced(piece.result.identity.language, code_with_context(piece))}\n"
+        f"{level} {number}. {name}\n\n{fenced('text', header)}\n\n"
+        f"{fenced(escape_controls(piece.result.identity.language), code_with_context(piece))}\n"
     )
 
 
@@ -181,4 +183,4 @@ def _json(facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str:
             "code": piece.code,
         })
     document = {**vars(facts), "chunks": chunks, "left_out": [vars(item) for item in left_out]}
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return safe_json(document, indent=2) + "\n"

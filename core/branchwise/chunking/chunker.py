@@ -26,6 +26,7 @@ from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
 from branchwise.chunking.screening import skip_reason
 from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbols
 from branchwise.models import Chunk, FileChunks, Identity, sha256_hex
+from branchwise.secrets import redact
 
 _ANNOTATIONS = frozenset({"decorator", "annotation", "marker_annotation", "attribute_item"})
 #: Top-level nodes that are neither symbols nor code worth a module chunk.
@@ -59,7 +60,16 @@ def chunk_file(
         result.skipped = "no grammar: file type not indexed (index_unknown_languages is off)"
     for chunk in result.chunks:
         chunk.path_class, chunk.class_reason = result.path_class, result.class_reason
+        _redact_secrets(chunk)
     return result
+
+
+def _redact_secrets(chunk: Chunk) -> None:
+    """Secrets in code never reach the index or a result; the hash stays the original's."""
+    chunk.text = redact(chunk.text)
+    chunk.embedding_text = redact(chunk.embedding_text)
+    chunk.signature = redact(chunk.signature)
+    chunk.docstring = redact(chunk.docstring)
 
 
 @dataclass
@@ -180,7 +190,7 @@ class _FileChunker:
             embedding_text=embedding_text.compose(
                 identity.symbol_type, identity.qualified_name,
                 parent.qualified_name if parent else None,
-                draft.signature, draft.docstring, body,
+                draft.signature, draft.docstring, body, path=identity.path,
             ),
         )
 
@@ -201,6 +211,7 @@ class _FileChunker:
             chunk.identity.symbol_type, chunk.identity.qualified_name,
             chunk.parent.qualified_name if chunk.parent else None,
             chunk.signature, chunk.docstring, embedding_text.outline_body(fields, members),
+            path=chunk.identity.path,
         )
 
     def _module_chunk(self) -> Chunk | None:
@@ -245,7 +256,7 @@ class _FileChunker:
             imports=self.imports,
             text=decode(raw),
             content_hash=sha256_hex(raw),
-            embedding_text=embedding_text.compose("module", name, None, "", docstring, body),
+            embedding_text=embedding_text.compose("module", name, None, "", docstring, body, path=self.path),
         )
 
 
@@ -285,7 +296,7 @@ def _file_chunk(repository: str, path: str, language: str, data: bytes) -> list[
             imports=(),
             text=text,
             content_hash=sha256_hex(raw),
-            embedding_text=embedding_text.compose("file", name, None, "", "", text),
+            embedding_text=embedding_text.compose("file", name, None, "", "", text, path=path),
         )
     ]
 

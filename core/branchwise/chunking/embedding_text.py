@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 
 MAX_CHARS = 1500
+#: names the composition below; stored in the index, so a change re-embeds once (recipe.py)
+TEXT_RECIPE = "outline-1"
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_SEPARATORS = re.compile(r"[/\\._\-\s]+")
@@ -42,6 +44,7 @@ def compose(
     signature: str,
     docstring: str,
     body: str,
+    path: str = "",
 ) -> str:
     head = [f"{symbol_type} {qualified_name}", split_words(qualified_name)]
     if parent_name:

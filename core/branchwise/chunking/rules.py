@@ -57,6 +57,9 @@ class ChunkingRules:
         "credentials", "credentials.*", "*.credentials", "*credentials.json",
         "secrets.yml", "secrets.yaml", "secrets.json", "secrets.toml",
         ".netrc", ".pgpass", ".htpasswd",
+        ".npmrc", ".pypirc", ".git-credentials", ".envrc", ".dockercfg",
+        ".docker/config.json", "*/.docker/config.json", ".kube/config", "*/.kube/config",
+        "kubeconfig", "kubeconfig.*", "*.kubeconfig", "*.tfvars", "*.tfvars.json",
     )
     #: Templates that match a secret pattern but hold no secrets.
     secret_allow_globs: tuple[str, ...] = (".env.example", ".env.sample", ".env.template")

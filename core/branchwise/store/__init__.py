@@ -8,7 +8,8 @@ values. Vector files beside the database are derived from it and can always be r
 """
 
 from branchwise.store.batches import BATCH, in_batches
-from branchwise.store.database import DB_FILE, default_index_dir, resolve_index_dir, utc_now
+from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_error, default_index_dir,
+                                       make_index_dir, require_index, resolve_index_dir, utc_now)
 from branchwise.store.outbox import Outbox
 from branchwise.store.reads import SearchReads
 from branchwise.store.records import BranchRecord, VersionRecord
@@ -19,5 +20,5 @@ class Store(IndexWrites, SearchReads, Outbox):
     """A connection to one index database with every query the core runs on it."""
 
 
-__all__ = ["BATCH", "DB_FILE", "BranchRecord", "Store", "VersionRecord", "default_index_dir", "in_batches",
-           "resolve_index_dir", "utc_now"]
+__all__ = ["BATCH", "BUSY_TIMEOUT_SECONDS", "DB_FILE", "BranchRecord", "Store", "VersionRecord", "database_error",
+           "default_index_dir", "in_batches", "make_index_dir", "require_index", "resolve_index_dir", "utc_now"]

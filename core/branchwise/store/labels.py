@@ -4,7 +4,7 @@ connection, so the labels module can work on any database with the labels table.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from branchwise.store.batches import in_batches, marks
 from branchwise.store.schema import SCHEMA
@@ -24,6 +24,18 @@ def put_label(conn: sqlite3.Connection, values: Sequence[object]) -> None:
     """Store a label (values in LABEL_COLUMNS order), replacing the version's earlier one."""
     with conn:
         conn.execute(f"INSERT OR REPLACE INTO labels VALUES ({marks(len(LABEL_COLUMNS))})", tuple(values))
+
+
+def put_labels(conn: sqlite3.Connection, rows: Iterable[Sequence[object]]) -> None:
+    """Store every row (LABEL_COLUMNS order) in one transaction: an exception from the rows'
+    iterator, or a kill, rolls all of them back, so the caller may check rows as they come."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.executemany(f"INSERT OR REPLACE INTO labels VALUES ({marks(len(LABEL_COLUMNS))})", rows)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def delete_label(conn: sqlite3.Connection, repository: str, version_id: str) -> bool:

@@ -4,6 +4,8 @@ embeddings that make up a version's vector."""
 
 from __future__ import annotations
 
+import json
+
 from collections.abc import Iterable, Sequence
 
 from branchwise.store.batches import in_batches, marks
@@ -14,7 +16,7 @@ from branchwise.store.records import VERSION_SELECT, VersionRecord
 class SearchReads(Database):
     # the allowed set --------------------------------------------------------------------------
 
-    def fill_allowed(
+    def allowed_rows(
         self,
         branch_id: int | None,
         repo_id: int,
@@ -24,12 +26,12 @@ class SearchReads(Database):
         path_prefix: str | None = None,
         allowed_prefixes: Sequence[str] | None = None,
     ) -> list[int]:
-        """Write the version rows a search may rank to temp.allowed (the FTS5 filter that
-        `bm25` applies) and return them: a branch's live set, or with `branch_id` None every
-        version of the repository; narrowed by the filters and the readable path prefixes."""
+        """The version rows a search may rank, ascending: a branch's live set, or with
+        `branch_id` None every version of the repository; narrowed by the filters and the
+        readable path prefixes."""
         if branch_id is not None:
             base = (
-                "SELECT l.version_row FROM live l JOIN identities i ON i.id = l.identity_id "
+                "SELECT DISTINCT l.version_row FROM live l JOIN identities i ON i.id = l.identity_id "
                 "JOIN versions v ON v.id = l.version_row WHERE l.branch_id = ?"
             )
             params: list = [branch_id]
@@ -47,20 +49,20 @@ class SearchReads(Database):
             clauses = ["substr(i.path, 1, ?) = ?"] * len(allowed_prefixes)
             base += f" AND ({' OR '.join(clauses) or '0'})"
             params += [part for prefix in allowed_prefixes for part in (len(prefix), prefix)]
-        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS allowed (id INTEGER PRIMARY KEY)")
-        self.conn.execute("DELETE FROM temp.allowed")
-        self.conn.execute(f"INSERT OR IGNORE INTO temp.allowed {base}", params)
-        return [row[0] for row in self.conn.execute("SELECT id FROM temp.allowed")]
+        return [row[0] for row in self.conn.execute(f"{base} ORDER BY 1", params)]
 
-    def bm25(self, match: str, weights: Sequence[float], depth: int, within: str | None = None) -> list[tuple[int, float]]:
-        """FTS5 BM25 over the rows of temp.allowed (and among the rows matching `within`):
+    def bm25(self, match: str, weights: Sequence[float], depth: int, allowed: Sequence[int],
+             within: str | None = None) -> list[tuple[int, float]]:
+        """FTS5 BM25 over the version rows `allowed` (and among the rows matching `within`):
         (version row, score), best first, the score higher for a better match."""
         columns = ", ".join(str(w) for w in weights)
         narrower = " AND rowid IN (SELECT rowid FROM lexical WHERE lexical MATCH ?)" if within else ""
+        # `+rowid` keeps the allowed set a filter on the matches: as an index constraint FTS5
+        # would run the whole match once per allowed row
         rows = self.conn.execute(
-            f"SELECT rowid, bm25(lexical, {columns}) AS rank FROM lexical "
-            f"WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed){narrower} ORDER BY rank LIMIT ?",
-            (match, *([within] if within else []), depth),
+            f"SELECT rowid, bm25(lexical, {columns}) AS rank FROM lexical WHERE lexical MATCH ? "
+            f"AND +rowid IN (SELECT value FROM json_each(?)){narrower} ORDER BY rank LIMIT ?",
+            (match, json.dumps(list(allowed)), *([within] if within else []), depth),
         ).fetchall()
         return [(row_id, -rank) for row_id, rank in rows]
 
@@ -82,6 +84,13 @@ class SearchReads(Database):
 
     def version_record(self, version_row: int) -> VersionRecord:
         return VersionRecord(*self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
+
+    def has_versions(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None
+
+    def every_version(self) -> list[VersionRecord]:
+        """Every stored version, grouped by the blob and file it came from."""
+        return [VersionRecord(*row) for row in self.conn.execute(f"{VERSION_SELECT} ORDER BY v.blob, i.path")]
 
     def all_version_rows(self) -> list[int]:
         return [row[0] for row in self.conn.execute("SELECT id FROM versions ORDER BY id")]

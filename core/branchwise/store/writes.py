@@ -53,6 +53,12 @@ class IndexWrites(Database):
     def live_rows(self, branch_id: int) -> list[int]:
         return [r[0] for r in self.conn.execute("SELECT version_row FROM live WHERE branch_id = ?", (branch_id,))]
 
+    def live_file_blobs(self, branch_id: int) -> dict[str, str | None]:
+        """path -> blob of every file that has an entry in a branch's live set."""
+        return dict(self.conn.execute(
+            "SELECT DISTINCT i.path, l.blob FROM live l JOIN identities i ON i.id = l.identity_id "
+            "WHERE l.branch_id = ?", (branch_id,)))
+
     def live_in_file(self, branch_id: int, repo_id: int, path: str) -> dict[int, int]:
         """identity row -> version row, for a branch's live entries in one file."""
         return dict(self.conn.execute(
@@ -135,6 +141,25 @@ class IndexWrites(Database):
             "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
             [(model, key, vector) for key, vector in vectors],
         )
+
+    def unembedded_texts(self, model: str) -> dict[str, str]:
+        """embedding key -> embedding text of the versions whose text `model` has not embedded."""
+        return dict(self.conn.execute(
+            "SELECT DISTINCT embed_key, embedding_text FROM versions v "
+            "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.key = v.embed_key)",
+            (model,)))
+
+    def unembedded_paths(self, model: str) -> list[tuple[str, str]]:
+        """(path embedding key, path) of the versions whose path `model` has not embedded."""
+        return self.conn.execute(
+            "SELECT DISTINCT v.path_key, i.path FROM versions v JOIN identities i ON i.id = v.identity_id "
+            "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.key = v.path_key)",
+            (model,)).fetchall()
+
+    def set_embedding_text(self, version_row: int, text: str, embed_key: str, path_key: str) -> None:
+        """A version's embedding text and the keys of its two embeddings (a new recipe)."""
+        self.conn.execute("UPDATE versions SET embedding_text = ?, embed_key = ?, path_key = ? WHERE id = ?",
+                          (text, embed_key, path_key, version_row))
 
     # garbage collection ---------------------------------------------------------------------
 

@@ -1,4 +1,7 @@
-"""The export dialog: asks where to write the bundle, with a default path filled in."""
+"""The export dialog of the diff review and the tour player: where to write their bundle.
+
+(The main screen exports from the bundle preview, `bundle.py`.)
+"""
 
 from __future__ import annotations
 

@@ -1,36 +1,71 @@
 """The help screen: every key of the review app and what it does.
 
-It lists the keys it is given (the app passes its own bindings), so the help can never
-disagree with what the keys actually do.
+It lists the keys it is given (the app's key table), in two columns of groups so that all of
+them fit an 80x24 terminal; in a smaller one the list scrolls. `q` quits here as everywhere.
 """
 
 from __future__ import annotations
 
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
-INTRO = (
-    "Type a question, press Enter: results come back verified against the branch's code.\n"
-    "Move through them, label each one, then export the bundle for your model."
-)
+from branchwise_tui.keys import Key
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
+    BINDINGS = [
+        Binding("escape,question_mark", "dismiss", "Close"),
+        Binding("q", "app.quit", "Quit"),
+    ]
 
-    def __init__(self, keys: list[tuple[str, str]]) -> None:
+    def __init__(self, keys) -> None:
+        """`keys`: the app's key table, or (key, what it does) pairs (the diff and tour modes)."""
         super().__init__()
         self.keys = keys
+        self.rows = tuple(k if isinstance(k, Key) else Key("", k[0], "", "", k[1], "Keys", 0) for k in keys)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
-            yield Static("branchwise review: keys", id="help-title")
-            yield Static(INTRO, id="help-intro")
-            table: DataTable = DataTable(id="help-keys", cursor_type="none", show_header=False)
-            table.add_columns("key", "action")
-            table.add_rows(self.keys)
-            yield table
-            yield Static("Press Esc to close.", id="help-footer")
+            yield Static("branchwise review · keys", id="help-title")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(key_table(self.rows), id="help-keys")
+            yield Static("Esc or ? closes this help · q quits · Ctrl+P finds any action by name",
+                         id="help-footer")
+
+
+def key_rows(keys: tuple[Key, ...]) -> list[tuple[Text, Text]]:
+    """(key, description) rows with a heading row before each group."""
+    rows: list[tuple[Text, Text]] = []
+    group = None
+    for key in keys:
+        if key.group != group:
+            group = key.group
+            rows.append((Text(""), Text(group, style="bold underline")))
+        rows.append((Text(key.shown, style="bold cyan"), Text(key.description)))
+    return rows
+
+
+def key_table(keys: tuple[Key, ...]) -> Table:
+    """The key rows in two side-by-side columns, split between groups near the middle."""
+    rows = key_rows(keys)
+    headings = [i for i, (_, text) in enumerate(rows) if text.style == "bold underline"]
+    split = min(headings, key=lambda i: abs(i - len(rows) / 2))
+    if split == 0:  # one group: split its rows in the middle instead
+        split = (len(rows) + 1) // 2
+    left, right = rows[:split], rows[split:]
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column(justify="right", no_wrap=True, width=5)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    table.add_column(justify="right", no_wrap=True, width=5)
+    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    empty = (Text(""), Text(""))
+    for index in range(max(len(left), len(right))):
+        a = left[index] if index < len(left) else empty
+        b = right[index] if index < len(right) else empty
+        table.add_row(*a, *b)
+    return table

@@ -9,6 +9,7 @@ seen and, when verification found it, where it moved.
 from __future__ import annotations
 
 import difflib
+import re
 
 from rich.syntax import Syntax
 from rich.text import Text
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
 
 THEME = "monokai"
@@ -37,7 +39,9 @@ class Preview(VerticalScroll):
     def show(self, result: Result, header: list[str], takes_current: bool) -> None:
         self.query_one("#citation", Static).update(Text("\n".join(header)))
         self.query_one("#status", Static).update(_status(result, takes_current))
-        self.query_one("#diff", Static).update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        diff = self.query_one("#diff", Static)
+        diff.update(_diff(result) if result.verdict is Verdict.CHANGED else "")
+        diff.display = result.verdict is Verdict.CHANGED and result.current_text is not None
         self.query_one("#code", Static).update(
             Syntax(result.text.rstrip("\n"), result.identity.language, theme=THEME,
                    line_numbers=True, start_line=result.start_line, word_wrap=False)
@@ -63,7 +67,7 @@ def _status(result: Result, takes_current: bool) -> Text:
             lines.append(f"Moved to: {result.current_path}"
                          + (f"#L{result.current_start_line}-L{result.current_end_line}"
                             if result.current_start_line is not None else ""))
-    return Text("\n".join(lines))
+    return Text("\n".join(escape_controls(line) for line in lines))
 
 
 def _diff(result: Result) -> Syntax | str:
@@ -73,7 +77,27 @@ def _diff(result: Result) -> Syntax | str:
     current_path = result.current_path or result.path
     lines = difflib.unified_diff(
         result.text.splitlines(), result.current_text.splitlines(),
-        fromfile=f"{result.path} (indexed, {result.commit[:7]})", tofile=f"{current_path} (current)",
+        fromfile=escape_controls(f"{result.path} (indexed, {result.commit[:7]})"),
+        tofile=escape_controls(f"{current_path} (current)"),
         lineterm="",
     )
-    return Syntax("\n".join(lines), "diff", theme=THEME, word_wrap=False)
+    new_start = result.current_start_line or result.start_line
+    shown = [file_lines_hunk(line, result.start_line, new_start) for line in lines]
+    return Syntax("\n".join(shown), "diff", theme=THEME, word_wrap=False)
+
+
+HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def file_lines_hunk(line: str, old_start: int, new_start: int) -> str:
+    """A hunk header with the file's line numbers instead of the chunk's (others unchanged).
+
+    difflib numbers the lines of the two texts from 1; the chunk starts at `old_start` in the
+    indexed file and at `new_start` in the current one.
+    """
+    match = HUNK.match(line)
+    if match is None:
+        return line
+    old = int(match[1]) + old_start - 1
+    new = int(match[3]) + new_start - 1
+    return f"@@ -{old}{match[2] or ''} +{new}{match[4] or ''} @@{line[match.end():]}"

@@ -1,20 +1,61 @@
-"""The results table: one row per result, in the core's ranking order.
+"""The results table: one row per result, sorted, filtered and marked as the reviewer asks.
 
-It owns the mapping from rows to results, so the app can ask which result is selected and
-tell it to redraw one row after a label changed; it reports the highlighted result upward
-with a message instead of reaching into the preview.
+It owns the mapping from rows to results, so the app can ask which result is selected (or
+marked) and tell it to redraw after a label changed; it reports the highlighted result upward
+with a message instead of reaching into the preview. Its columns are laid out again on every
+resize (see `columns.py`), so nothing is cut at 80 columns and nothing is wasted at 200.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from branchwise.models import Result
+from branchwise.display import escape_controls
+from branchwise.models import PathClass, Result, Verdict
 from branchwise_tui.widgets.badges import verdict_badge
+from branchwise_tui.widgets.columns import COLUMNS, elide_middle, elide_path, layout
 
-COLUMNS = (("#", "rank"), ("Verdict", "verdict"), ("Path", "path"), ("Symbol", "symbol"),
-           ("Branch", "branch"), ("Commit", "commit"), ("Indexed", "indexed"))
+#: below this many columns the verdict badge shortens labels (`→ref`)
+COMPACT_BELOW = 110
+SCROLLBAR = 2
+VERDICT_ORDER = {verdict: i for i, verdict in enumerate(Verdict)}
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which results to show; None means any. `label` "none" means unlabelled."""
+
+    verdict: Verdict | None = None
+    label: str | None = None
+    path_class: PathClass | None = None
+
+    def accepts(self, result: Result) -> bool:
+        label = result.label.value if result.label else "none"
+        return ((self.verdict is None or result.verdict is self.verdict)
+                and (self.label is None or label == self.label)
+                and (self.path_class is None or result.path_class is self.path_class))
+
+    def describe(self) -> str:
+        parts = [f"verdict={self.verdict.value}" if self.verdict else "",
+                 f"label={self.label}" if self.label else "",
+                 f"class={self.path_class.value}" if self.path_class else ""]
+        return " ".join(p for p in parts if p)
+
+
+SORT_KEYS = {
+    "rank": lambda r, dates: r.rank,
+    "verdict": lambda r, dates: VERDICT_ORDER.get(r.verdict, len(VERDICT_ORDER)),
+    "score": lambda r, dates: r.score,
+    "path": lambda r, dates: r.path,
+    "symbol": lambda r, dates: r.identity.qualified_name,
+    "branch": lambda r, dates: r.branch,
+    "commit": lambda r, dates: r.commit,
+    "indexed": lambda r, dates: dates.get(r.commit, ""),
+}
 
 
 class ResultsTable(DataTable):
@@ -27,41 +68,192 @@ class ResultsTable(DataTable):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
-        self._results: list[Result] = []
+        self._results: list[Result] = []  # in ranking order
+        self.rows_shown: list[Result] = []  # filtered and sorted: row i shows rows_shown[i]
+        self.dates: dict[str, str] = {}  # commit -> commit date
+        self.indexed_text: set[str] = set()  # version ids of changed results bundled as indexed
+        self.marked: set[str] = set()  # version ids
+        self.sort_key = "rank"
+        self.sort_reverse = False
+        self.filter = Filter()
+        self.show_score = False
+        self._widths: dict[str, int] = {}
 
-    def on_mount(self) -> None:
-        for title, key in COLUMNS:
-            self.add_column(title, key=key)
+    # what is shown ----------------------------------------------------------------------------
 
     @property
     def selected(self) -> Result | None:
-        if not self._results or self.cursor_row < 0:
+        if not self.rows_shown or self.cursor_row < 0:
             return None
-        return self._results[min(self.cursor_row, len(self._results) - 1)]
+        return self.rows_shown[min(self.cursor_row, len(self.rows_shown) - 1)]
 
-    def show(self, results: list[Result]) -> None:
-        """Replace the rows with `results`, kept in the order given (the ranking)."""
-        self.clear()
+    @property
+    def targets(self) -> list[Result]:
+        """What a label key acts on: the marked results shown, else the selected one."""
+        marked = [r for r in self.rows_shown if r.version_id in self.marked]
+        if marked:
+            return marked
+        return [self.selected] if self.selected is not None else []
+
+    def show(self, results: list[Result], dates: dict[str, str]) -> None:
+        """Take new results (in ranking order); marks and the cursor start afresh."""
         self._results = list(results)
-        for row, result in enumerate(self._results):
-            self.add_row(
-                str(result.rank),
-                verdict_badge(result.verdict, result.label),
-                result.path,
-                result.identity.qualified_name,
-                result.branch,
-                result.commit[:7],
-                result.indexed_at[:10],
-                key=str(row),
-            )
-        if self._results:
-            self.move_cursor(row=0)
+        self.dates = dict(dates)
+        self.marked.clear()
+        self.rebuild(keep=None)
+
+    def rebuild(self, keep: Result | None | bool = True) -> None:
+        """Apply the sort and filter and lay the columns out for the current width.
+
+        `keep`: True keeps the cursor on the selected result, a Result moves it there, None
+        puts it on the first row.
+        """
+        if keep is True:
+            keep = self.selected
+        rows = [r for r in self._results if self.filter.accepts(r)]
+        key = SORT_KEYS[self.sort_key]
+        rows.sort(key=lambda r: (key(r, self.dates), r.rank), reverse=self.sort_reverse)
+        self.rows_shown = rows
+        self._layout_columns()
+        self._fill()
+        if rows:
+            row = next((i for i, r in enumerate(rows) if r is keep), 0)
+            self.move_cursor(row=row, animate=False)
+        self._update_title()
         self.post_message(self.Highlighted(self.selected))
 
-    def refresh_result(self, result: Result) -> None:
-        """Redraw the verdict cell of `result` after its label changed."""
-        row = next(i for i, r in enumerate(self._results) if r is result)
-        self.update_cell(str(row), "verdict", verdict_badge(result.verdict, result.label), update_width=True)
+    def _available(self) -> int:
+        return max(40, self.content_region.width - SCROLLBAR) if self.content_region.width else 78
+
+    def _compact(self) -> bool:
+        return self._available() < COMPACT_BELOW
+
+    def _layout_columns(self) -> None:
+        compact = self._compact()
+        wanted: dict[str, int] = {}
+        for result in self.rows_shown:
+            for key, text in self._plain(result, compact).items():
+                wanted[key] = max(wanted.get(key, 0), len(text))
+            wanted["filename"] = max(wanted.get("filename", 0), len(result.path.rsplit("/", 1)[-1]))
+        hidden = frozenset() if self.show_score else frozenset({"score"})
+        self._widths = layout(self._available(), wanted, hidden)
+        self.clear(columns=True)
+        titles = {c.key: c.title for c in COLUMNS}
+        for key, width in self._widths.items():
+            title = titles[key]
+            if key == self.sort_key and (key != "rank" or self.sort_reverse):
+                title += " ▼" if self.sort_reverse else " ▲"
+            self.add_column(title, width=width, key=key)
+
+    def _plain(self, result: Result, compact: bool) -> dict[str, str]:
+        return {
+            "rank": ("●" if result.version_id in self.marked else "") + str(result.rank),
+            "verdict": self._badge(result, compact).plain,
+            "score": f"{result.score:.3f}",
+            "path": escape_controls(result.path),
+            "symbol": escape_controls(result.identity.qualified_name),
+            "branch": escape_controls(result.branch),
+            "commit": result.commit[:7],
+            "indexed": self.dates.get(result.commit, ""),
+        }
+
+    def _badge(self, result: Result, compact: bool) -> Text:
+        choice = None
+        if result.verdict is Verdict.CHANGED and result.current_text is not None:
+            choice = "indexed" if result.version_id in self.indexed_text else "current"
+        return verdict_badge(result.verdict, result.label, choice, compact)
+
+    def _cells(self, result: Result) -> list:
+        compact = self._compact()
+        plain = self._plain(result, compact)
+        widths = self._widths
+        cells: list[Text | str] = []
+        for key in widths:
+            if key == "verdict":
+                cells.append(self._badge(result, compact))
+            elif key == "path":
+                cells.append(elide_path(plain["path"], widths["path"]))
+            elif key == "rank" and result.version_id in self.marked:
+                cells.append(Text(plain["rank"], style="bold reverse"))
+            else:
+                cells.append(elide_middle(plain[key], widths[key]))
+        return cells
+
+    def _fill(self) -> None:
+        for row, result in enumerate(self.rows_shown):
+            self.add_row(*self._cells(result), key=result.version_id + f"#{row}")
+
+    def _update_title(self) -> None:
+        count = (f"{len(self.rows_shown)} of {len(self._results)} results" if self.filter.describe()
+                 else f"{len(self._results)} results")
+        parts = [count]
+        if self.filter.describe():
+            parts.append(f"filter {self.filter.describe()}")
+        if self.sort_key != "rank" or self.sort_reverse:
+            parts.append(f"sorted by {self.sort_key}{' ▼' if self.sort_reverse else ''}")
+        if self.marked:
+            parts.append(f"{len(self.marked)} marked")
+        self.border_title = " · ".join(parts)
+
+    # reviewer actions -------------------------------------------------------------------------
+
+    def refresh_results(self) -> None:
+        """Redraw every row after labels or text choices changed (the cursor stays)."""
+        self.rebuild(keep=True)
+
+    def sort_by(self, key: str) -> None:
+        """Sort by `key`; sorting by the same key again reverses the order."""
+        if key == self.sort_key:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_key, self.sort_reverse = key, False
+        self.rebuild()
+
+    def next_sort(self) -> None:
+        """Sort by the next shown column (wrapping round to the ranking)."""
+        keys = list(self._widths) or ["rank"]
+        index = keys.index(self.sort_key) if self.sort_key in keys else -1
+        self.sort_key, self.sort_reverse = keys[(index + 1) % len(keys)], False
+        self.rebuild()
+
+    def set_filter(self, new: Filter) -> None:
+        self.filter = new
+        self.rebuild()
+
+    def toggle_score(self) -> None:
+        self.show_score = not self.show_score
+        self.rebuild()
+
+    def toggle_mark(self) -> None:
+        result = self.selected
+        if result is None:
+            return
+        self.marked.symmetric_difference_update({result.version_id})
+        self.rebuild()
+        if self.cursor_row < len(self.rows_shown) - 1:
+            self.move_cursor(row=self.cursor_row + 1)
+
+    def mark_all(self) -> None:
+        """Mark every shown row; when all are marked already, clear the marks."""
+        shown = {r.version_id for r in self.rows_shown}
+        self.marked = set() if shown <= self.marked else self.marked | shown
+        self.rebuild()
+
+    # events -------------------------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        if self._results:
+            self.rebuild()
+        else:
+            self._layout_columns()
+
+    def on_mount(self) -> None:
+        self._layout_columns()
+        self._update_title()
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        event.stop()
+        self.sort_by(str(event.column_key.value))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

@@ -23,11 +23,10 @@ from branchwise.store import Store
 
 @dataclass(frozen=True)
 class AllowedRows:
-    """One search's allowed set: its version rows (for FAISS) and the number of the fill of
-    the temporary table that holds the same rows for FTS5, which only `_scope` writes."""
+    """One search's allowed set: its version rows as FAISS takes them and as FTS5 takes them."""
 
     rows: np.ndarray
-    fill: int
+    ids: list[int]
 
 
 class Searcher(HybridSearch):
@@ -44,7 +43,6 @@ class Searcher(HybridSearch):
             raise UsageError(f"repository {repository!r} is not in the index at {store.index_dir}")
         self.repo_id: int = repo_id
         self._vectors: VectorIndex | None = None
-        self._fills = 0  # fills of temp.allowed so far; an AllowedRows names the one it owns
 
     @property
     def vectors(self) -> VectorIndex:
@@ -61,14 +59,13 @@ class Searcher(HybridSearch):
     # the search ---------------------------------------------------------------------------
 
     def _scope(self, branch: BranchInfo, request: SearchRequest) -> AllowedRows:
-        """Version rows visible to this request, also written to temp.allowed for FTS5."""
-        rows = self.store.fill_allowed(
+        """Version rows visible to this request."""
+        rows = self.store.allowed_rows(
             branch.id if request.scope == "branch" else None, self.repo_id, language=request.language,
             symbol_type=request.symbol_type, path_class=request.path_class, path_prefix=request.path_prefix,
             allowed_prefixes=request.allowed_prefixes,
         )
-        self._fills += 1
-        return AllowedRows(np.fromiter(rows, dtype=np.int64, count=len(rows)), self._fills)
+        return AllowedRows(np.fromiter(rows, dtype=np.int64, count=len(rows)), rows)
 
     def _version_ids(self, keys: list[int]) -> dict[int, str]:
         return self.store.version_ids(keys)
@@ -90,9 +87,7 @@ class Searcher(HybridSearch):
         (and among the rows matching `within`)."""
         if match is None:
             return []
-        if allowed.fill != self._fills:
-            raise RuntimeError("temp.allowed holds another search's allowed set")
-        return self.store.bm25(match, COLUMN_WEIGHTS, depth, within)
+        return self.store.bm25(match, COLUMN_WEIGHTS, depth, allowed.ids, within)
 
     # turning rows into results ------------------------------------------------------------
 

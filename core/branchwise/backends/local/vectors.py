@@ -115,7 +115,7 @@ class VectorIndex:
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
         self.index = build_index(self.dim, all_ids, all_vectors, self.flat_max)
         self._base_stale = True
-        if self.store.index_dir.exists():
+        if self.store.index_dir.exists() and not self.store.read_only:
             self.save()
         return self.index
 

@@ -1,0 +1,301 @@
+"""Retrieval quality on real code: click (Python) and cobra (Go), every release branch.
+
+`python -m bench.realrepos [--repo click|cobra]... [--cache DIR] [--out DIR] [--label NAME]`
+
+The sample repositories are small and were written for this project; real projects have the
+tests, docs and examples that crowd the code out of the top of a ranking, long functions and
+release lines where symbols appear, move and disappear. The git bundles in
+`../shared/realrepos/` (or `$BRANCHWISE_REALREPOS`) are cloned into a cache directory with a
+local branch per release line, every branch is indexed with the default model, and the
+questions of `bench/realrepos/<repo>.toml` are asked on each branch they apply to, in each
+ranking mode. Per mode and per branch it reports MRR@10 and hits@10, the share of top-10
+slots taken by tests, docs and examples for questions about behaviour, and the version
+checks: a result whose identity is not in the asked branch's live set is a leak, one whose
+identity is live but with other content is a wrong version; both must be 0.
+
+The question files are checked against the code before anything is measured: every answer
+(`path::qualified_name`) of a question must exist on at least one of its branches and at
+least one answer must exist on each branch the question lists, so a question is never scored
+on a branch where its answer is missing (nor answered there by another branch's code).
+
+Embeddings are cached by model and text hash in the cache directory, so a re-run (or a run
+with another embedding recipe that shares texts) embeds only what it has not seen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTION_DIR = Path(__file__).with_name("realrepos")
+#: where the bundles are looked for: $BRANCHWISE_REALREPOS, `shared/realrepos` beside the
+#: checkout (or one level up), then this directory, which carries cobra's (Apache-2.0) so the
+#: model test runs on a clean clone
+BUNDLE_DIRS = [Path(p) for p in (os.environ.get("BRANCHWISE_REALREPOS"),) if p] + [
+    ROOT.parent / "shared" / "realrepos", ROOT.parent.parent / "shared" / "realrepos", QUESTION_DIR]
+
+
+def bundle(repo: str) -> Path:
+    for directory in BUNDLE_DIRS:
+        if (directory / f"{repo}.bundle").is_file():
+            return directory / f"{repo}.bundle"
+    raise FileNotFoundError(f"no {repo}.bundle in {', '.join(map(str, BUNDLE_DIRS))}")
+MODES = ("fused", "dense", "lexical")
+#: a top-10 slot taken by a test, prose documentation or an example answers a behaviour
+#: question with something other than the code (Go code under doc/ is code, not prose)
+PROSE = ("markdown", "restructuredtext", "text", "asciidoc")
+EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
+
+
+@dataclass
+class Question:
+    repo: str
+    question: str
+    kind: str  # behaviour | test | docs
+    answers: list[tuple[str, str]]  # (path, qualified_name)
+    branches: list[str]
+
+
+def load_questions(repo: str) -> list[Question]:
+    data = tomllib.loads((QUESTION_DIR / f"{repo}.toml").read_text())
+    out = []
+    for q in data["question"]:
+        answers = [tuple(a.split("::", 1)) for a in q["answers"]]
+        out.append(Question(repo, q["question"], q.get("kind", "behaviour"), answers,
+                            q.get("branches", data["branches"])))
+    return out
+
+
+def clone(repo: str, cache: Path) -> Path:
+    """The bundle cloned once into the cache, with a local branch per release line."""
+    dest = cache / repo
+    if not (dest / ".git").exists():
+        subprocess.run(["git", "clone", "-q", str(bundle(repo)), str(dest)], check=True)
+    remote = subprocess.run(["git", "-C", str(dest), "branch", "-r", "--format=%(refname:short)"],
+                            check=True, capture_output=True, text=True).stdout.split()
+    for ref in remote:
+        name = ref.split("/", 1)[1]
+        if name != "HEAD" and name != "main":
+            subprocess.run(["git", "-C", str(dest), "branch", "-f", name, ref], check=True, capture_output=True)
+    return dest
+
+
+class CachedEmbedder:
+    """The real model behind a disk cache keyed by model name and text hash."""
+
+    def __init__(self, inner, cache_file: Path):
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.db = sqlite3.connect(cache_file)
+        self.db.execute("CREATE TABLE IF NOT EXISTS vec (model TEXT, key TEXT, vector BLOB, PRIMARY KEY (model, key))")
+        self.computed = 0
+
+    def __getattr__(self, name):  # model identity and anything else an embedder offers
+        return getattr(self.inner, name)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        found: dict[str, np.ndarray] = {}
+        for start in range(0, len(keys), 500):
+            part = keys[start:start + 500]
+            rows = self.db.execute(
+                f"SELECT key, vector FROM vec WHERE model = ? AND key IN ({','.join('?' * len(part))})",
+                [self.name, *part]).fetchall()
+            found.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
+        missing = sorted({k: t for k, t in zip(keys, texts) if k not in found}.items())
+        for start in range(0, len(missing), 64):  # kept as it goes: an interrupted run loses little
+            batch = missing[start:start + 64]
+            vectors = self.inner.embed([t for _k, t in batch])
+            self.computed += len(batch)
+            self.db.executemany("INSERT OR IGNORE INTO vec VALUES (?, ?, ?)",
+                                [(self.name, k, v.astype(np.float32).tobytes()) for (k, _t), v in zip(batch, vectors)])
+            self.db.commit()
+            found.update((k, v) for (k, _t), v in zip(batch, vectors))
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([found[k] for k in keys]).astype(np.float32)
+
+
+def _is_secondary(result) -> bool:
+    path = result.identity.path
+    return result.path_class.value == "test" or result.identity.language in PROSE or any(
+        path.startswith(d) or f"/{d}" in path for d in EXAMPLE_DIRS)
+
+
+def answer_key(path: str, qualified_name: str) -> tuple[str, str]:
+    """A result as an answer: an overload or redefinition (`edit#2`) is the same function."""
+    return path, re.sub(r"#\d+$", "", qualified_name)
+
+
+def check_questions(questions: list[Question], live: dict[str, dict[tuple[str, str], str]]) -> list[str]:
+    """Problems with the question set against the indexed code (empty when it is sound)."""
+    problems = []
+    for q in questions:
+        for branch in q.branches:
+            if branch not in live:
+                problems.append(f"{q.question!r}: unknown branch {branch}")
+            elif not any(a in live[branch] for a in q.answers):
+                problems.append(f"{q.question!r}: no answer exists on {branch}")
+        for answer in q.answers:
+            if not any(answer in live[b] for b in q.branches if b in live):
+                problems.append(f"{q.question!r}: answer {'::'.join(answer)} exists on none of its branches")
+    return problems
+
+
+def evaluate(workspace, questions: list[Question], live: dict, top_k: int = 10, modes=MODES) -> dict:
+    """Ask every question on each of its branches in each mode; ranks, slots and version checks."""
+    from branchwise.search import SearchRequest
+
+    per: dict = {m: {} for m in modes}
+    records = []
+    for q in questions:
+        for branch in q.branches:
+            answers = {a for a in q.answers if a in live[branch]}
+            for mode in modes:
+                results = workspace.searcher.search(SearchRequest(q.question, branch, top_k=top_k, mode=mode))
+                rank = next((i for i, r in enumerate(results[:10], 1)
+                             if answer_key(r.identity.path, r.identity.qualified_name) in answers), None)
+                leaks = wrong = 0
+                for r in results:
+                    key = (r.identity.path, r.identity.qualified_name)
+                    if key not in live[branch]:
+                        leaks += 1
+                    elif live[branch][key] != r.content_hash:
+                        wrong += 1
+                secondary = sum(1 for r in results[:10] if _is_secondary(r))
+                stats = per[mode].setdefault(branch, {"ranks": [], "slots": 0, "secondary": 0,
+                                                       "leaks": 0, "wrong_version": 0, "results": 0})
+                stats["ranks"].append(rank)
+                stats["leaks"] += leaks
+                stats["wrong_version"] += wrong
+                stats["results"] += len(results)
+                if q.kind == "behaviour":
+                    stats["slots"] += min(10, len(results))
+                    stats["secondary"] += secondary
+                records.append({"question": q.question, "kind": q.kind, "branch": branch, "mode": mode,
+                                "rank": rank, "top3": [f"{r.identity.path}::{r.identity.qualified_name}"
+                                                       for r in results[:3]]})
+    return {"per": per, "records": records}
+
+
+def summarise(per: dict) -> dict:
+    def figures(groups: list[dict]) -> dict:
+        ranks = [r for g in groups for r in g["ranks"]]
+        slots = sum(g["slots"] for g in groups)
+        return {
+            "asked": len(ranks),
+            "mrr_at_10": round(sum(1 / r for r in ranks if r) / max(len(ranks), 1), 4),
+            "hits_at_10": round(sum(1 for r in ranks if r) / max(len(ranks), 1), 4),
+            "secondary_share": round(sum(g["secondary"] for g in groups) / max(slots, 1), 4),
+            "leaks": sum(g["leaks"] for g in groups),
+            "wrong_version": sum(g["wrong_version"] for g in groups),
+            "results": sum(g["results"] for g in groups),
+        }
+
+    return {mode: {"all": figures(list(branches.values())),
+                   "branches": {b: figures([g]) for b, g in sorted(branches.items())}}
+            for mode, branches in per.items()}
+
+
+def index_repo(repo: str, cache: Path, index_dir: Path, embedder) -> tuple[object, dict]:
+    from branchwise.workspace import Workspace
+
+    path = clone(repo, cache)
+    workspace = Workspace(path, index_dir)
+    workspace.__dict__["embedder"] = embedder
+    started = time.perf_counter()
+    summaries = workspace.index([], all_branches=True)
+    seconds = time.perf_counter() - started
+    live = {}
+    for s in summaries:
+        live[s.branch] = {(row["path"], row["qualified_name"]): row["content_hash"]
+                          for row in workspace.inspect(s.branch)}
+    return workspace, {"index_seconds": round(seconds, 1),
+                       "branches": {s.branch: len(live[s.branch]) for s in summaries}, "live": live}
+
+
+def run(repos: tuple[str, ...], cache: Path, work: Path) -> dict:
+    from branchwise.embedding import get_embedder
+
+    os.environ.pop("BRANCHWISE_MODEL", None)
+    cache.mkdir(parents=True, exist_ok=True)
+    embedder = CachedEmbedder(get_embedder(), cache / "embeddings.sqlite")
+    out: dict = {}
+    for repo in repos:
+        questions = load_questions(repo)
+        workspace, info = index_repo(repo, cache, work / f"index-{repo}", embedder)
+        live = info.pop("live")
+        problems = check_questions(questions, live)
+        if problems:
+            raise SystemExit("question set does not match the code:\n  " + "\n  ".join(problems))
+        evaluated = evaluate(workspace, questions, live)
+        workspace.close()
+        out[repo] = {"questions": len(questions), **info,
+                     "modes": summarise(evaluated["per"]), "records": evaluated["records"]}
+    out["embedded_now"] = embedder.computed
+    return out
+
+
+def markdown(doc: dict) -> str:
+    lines = [f"# Real-repository retrieval ({doc['meta']['label']}, {doc['meta']['date']})", "",
+             "MRR@10 / hits@10 over every (question, branch) pair; `secondary` is the share of top-10 "
+             "slots on tests, docs and examples for behaviour questions; leaks and wrong versions count "
+             "results outside the asked branch's live set.", ""]
+    for repo, item in doc["repos"].items():
+        lines += [f"## {repo} ({item['questions']} questions, branches: "
+                  + ", ".join(f"{b} {n} symbols" for b, n in item["branches"].items()) + ")", "",
+                  "| mode | branch | asked | MRR@10 | hits@10 | secondary | leaks | wrong version |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for mode, figures in item["modes"].items():
+            for branch, f in [("all", figures["all"]), *figures["branches"].items()]:
+                lines.append(f"| {mode} | {branch} | {f['asked']} | {f['mrr_at_10']:.3f} | {f['hits_at_10']:.3f} "
+                             f"| {f['secondary_share']:.1%} | {f['leaks']} | {f['wrong_version']} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.realrepos", description=__doc__.split("\n")[0])
+    parser.add_argument("--repo", action="append", choices=("click", "cobra"))
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
+    parser.add_argument("--label", default="current", help="name of this measurement (before, after, ...)")
+    parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
+    args = parser.parse_args(argv)
+    repos = tuple(args.repo or ("click", "cobra"))
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="branchwise-realrepos-") as tmp:
+        repos_doc = run(repos, args.cache, args.index_root or Path(tmp))
+    from bench.report import machine
+
+    date = datetime.now(timezone.utc)
+    doc = {"meta": {"label": args.label, "date": date.isoformat(timespec="seconds"), "machine": machine(),
+                    "seconds": round(time.perf_counter() - started, 1),
+                    "embedded_now": repos_doc.pop("embedded_now")},
+           "repos": repos_doc}
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"{date:%Y-%m-%d}-realrepos-{args.label}"
+    stem.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")
+    stem.with_suffix(".md").write_text(markdown(doc) + "\n")
+    print(markdown(doc))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""Tune the `[ranking]` settings on one real repository and check them on the other.
+
+`python -m bench.tune_ranking --tune cobra --check click [--cache DIR]`
+
+Fusion weights and the role prior are a handful of numbers; picking them on the questions
+they are then scored on would flatter them. So the grid is searched on one repository's
+questions only (every branch), the best setting whose tests/docs/examples share stays within
+the target is taken, and the same setting is then reported on the other repository. The
+channel rankings of each (question, branch) are collected once through the searcher's own
+channels; fusion and the prior are then replayed in memory for every setting of the grid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import pickle
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+
+from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, index_repo, load_questions
+
+from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
+from branchwise.search import SearchRequest
+
+SECONDARY_TARGET = 0.20
+#: the ranking before tuning: even weights, k = 60, no prior
+UNTUNED = RankingSettings(rrf_k=60.0, dense_weight=1.0, lexical_weight=1.0, name_weight=1.0,
+                          test_weight=1.0, docs_weight=1.0, example_weight=1.0)
+GRID = {
+    "rrf_k": (10.0, 20.0, 30.0, 60.0),
+    "dense_weight": (1.0, 1.5, 2.0),
+    "lexical_weight": (0.5, 1.0),
+    # the name channel serves questions that spell a symbol's name ("optimizer thresholds"),
+    # which these questions in words never do: its weight is not theirs to lower
+    "name_weight": (1.0, 2.0),
+    "test_weight": (0.6, 0.4, 0.3, 0.2),
+    "docs_weight": (1.0, 0.8, 0.6, 0.4),
+}
+
+
+def collect(workspace, questions, live) -> list[dict]:
+    """Per (question, branch): each channel's ranked keys, and each key's role and identity."""
+    searcher = workspace.searcher
+    cases = []
+    for q in questions:
+        for branch_name in q.branches:
+            branch = searcher.branch(branch_name)
+            request = SearchRequest(q.question, branch_name, top_k=10)
+            scope = searcher._scope(branch, request)
+            depth = 50
+            rankings = {
+                "dense": searcher._dense(searcher._query_vector(q.question), scope, depth),
+                "lexical": searcher._lexical(q.question, scope, depth),
+                "name": searcher._names(q.question, scope, depth),
+            }
+            rankings = {c: searcher._settle_ties(r) for c, r in rankings.items()}
+            info = {}
+            for key in {k for r in rankings.values() for k, _s in r}:
+                result = searcher._result(key, 0.0, branch)
+                info[key] = (role_of(result.path, result.path_class.value, result.identity.language,
+                                     result.identity.qualified_name),
+                             answer_key(result.path, result.identity.qualified_name), _is_secondary(result))
+            answers = {a for a in q.answers if a in live[branch_name]}
+            cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
+                          "rankings": rankings, "info": info, "answers": answers,
+                          "wanted": wanted_roles(q.question)})
+    return cases
+
+
+def _refresh(cases: list[dict], repo: str) -> list[dict]:
+    """Saved rankings with the question file's current answers and kinds and the current
+    reading of what each question asks for (the rankings themselves do not depend on them)."""
+    questions = {q.question: q for q in load_questions(repo)}
+    kept = []
+    for case in cases:
+        q = questions.get(case["question"])
+        if q is None or case["branch"] not in q.branches:
+            continue
+        case.update(kind=q.kind, answers=set(q.answers), wanted=wanted_roles(q.question))
+        case["info"] = {key: (role, answer_key(*name), secondary)
+                        for key, (role, name, secondary) in case["info"].items()}
+        kept.append(case)
+    return kept
+
+
+def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ...]) -> dict:
+    """MRR@10, hits@10 and the secondary share of behaviour questions for one setting."""
+    reciprocal, hits, slots, secondary = 0.0, 0, 0, 0
+    for case in cases:
+        fused = fuse({c: case["rankings"][c] for c in channels}, settings)
+        scored = sorted(((item.score * prior_factor(case["info"][item.key][0], case["wanted"], settings), n, item.key)
+                         for n, item in enumerate(fused)), key=lambda s: (-s[0], s[1]))[:10]
+        rank = next((i for i, (_s, _n, key) in enumerate(scored, 1) if case["info"][key][1] in case["answers"]), None)
+        if rank:
+            reciprocal += 1 / rank
+            hits += 1
+        if case["kind"] == "behaviour":
+            slots += len(scored)
+            secondary += sum(1 for _s, _n, key in scored if case["info"][key][2])
+    n = max(len(cases), 1)
+    return {"mrr_at_10": round(reciprocal / n, 4), "hits_at_10": round(hits / n, 4),
+            "secondary_share": round(secondary / max(slots, 1), 4)}
+
+
+MODES = {"fused": ("dense", "lexical", "name"), "dense": ("dense",), "lexical": ("lexical",)}
+
+
+def report(cases, settings) -> dict:
+    return {mode: replay(cases, settings, channels) for mode, channels in MODES.items()}
+
+
+def search_grid(cases) -> tuple[RankingSettings, dict]:
+    best = None
+    single: dict = {}  # a one-channel mode depends only on rrf_k and the role weights
+    for values in itertools.product(*GRID.values()):
+        values = dict(zip(GRID, values))
+        settings = RankingSettings(**values, example_weight=values["test_weight"])
+        prior_key = (settings.rrf_k, settings.test_weight, settings.docs_weight)
+        if prior_key not in single:
+            single[prior_key] = {m: replay(cases, settings, MODES[m]) for m in ("dense", "lexical")}
+        figures = {"fused": replay(cases, settings, MODES["fused"]), **single[prior_key]}
+        fused = figures["fused"]
+        if fused["secondary_share"] > SECONDARY_TARGET:
+            continue
+        worst_margin = min(fused["mrr_at_10"] - figures[m]["mrr_at_10"] for m in ("dense", "lexical"))
+        key = (fused["mrr_at_10"], worst_margin >= 0, figures["dense"]["mrr_at_10"])
+        if best is None or key > best[0]:
+            best = (key, settings, figures)
+    return best[1], best[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.tune_ranking", description=__doc__.split("\n")[0])
+    parser.add_argument("--tune", default="cobra", choices=("click", "cobra"))
+    parser.add_argument("--check", default="click", choices=("click", "cobra"))
+    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
+    parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
+    parser.add_argument("--reuse-cases", action="store_true",
+                        help="replay the channel rankings saved by an earlier run in --index-root")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    from branchwise.embedding import get_embedder
+
+    embedder = CachedEmbedder(get_embedder(), args.cache / "embeddings.sqlite")
+    root = args.index_root or Path(tempfile.mkdtemp(prefix="branchwise-tune-"))
+    cases = {}
+    for repo in dict.fromkeys((args.tune, args.check)):
+        saved = root / f"cases-{repo}.pickle"
+        if args.reuse_cases and saved.exists():
+            cases[repo] = _refresh(pickle.loads(saved.read_bytes()), repo)
+            continue
+        workspace, info = index_repo(repo, args.cache, root / f"index-{repo}", embedder)
+        cases[repo] = collect(workspace, load_questions(repo), info["live"])
+        saved.write_bytes(pickle.dumps(cases[repo]))
+        print(f"{repo}: {len(cases[repo])} cases collected", file=sys.stderr, flush=True)
+    settings, tuned = search_grid(cases[args.tune])
+    doc = {"tuned_on": args.tune, "settings": asdict(settings),
+           "untuned": {repo: report(c, UNTUNED) for repo, c in cases.items()},
+           "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)}}
+    text = json.dumps(doc, indent=1)
+    if args.out:
+        args.out.write_text(text + "\n")
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+"""`branchwise hooks install|uninstall|status`: git hooks that keep the index fresh by themselves."""
+
+from __future__ import annotations
+
+from branchwise_cli.common import EXIT_OK, index_option, json_option, print_json, workspace
+
+NAME = "hooks"
+HELP = "install, remove or inspect the git hooks that refresh the index in the background"
+
+
+def add_arguments(p) -> None:
+    p.add_argument("action", choices=("install", "uninstall", "status"),
+                   help="install or uninstall the refresh hooks, or show their state and the last refresh")
+    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    index_option(p)
+    json_option(p)
+
+
+def run(args) -> int:
+    ws = workspace(args)
+    if args.action == "status":
+        data = ws.hooks_status()
+        if args.json:
+            print_json(data)
+        else:
+            _print_status(data)
+        return EXIT_OK
+    done = ws.install_hooks() if args.action == "install" else ws.uninstall_hooks()
+    if args.json:
+        print_json({"action": args.action, "hooks": done})
+    else:
+        for name, what in done.items():
+            print(f"{name}: {what}")
+    return EXIT_OK
+
+
+def _print_status(data: dict) -> None:
+    state = "installed" if data["installed"] else "not installed"
+    print(f"hooks: {state} in {data['hooks_dir']}")
+    for name, what in data["hooks"].items():
+        print(f"  {name}: {what}")
+    last = data["last_refresh"]
+    if last is None:
+        print("last refresh: none yet")
+    else:
+        when = last.get("finished") or last.get("started")
+        print(f"last refresh: {last['outcome']} at {when} ({last['hook']} on {last.get('branch')})"
+              + (f": {last['message']}" if last.get("message") else ""))
+    print(f"log: {data['log']}")

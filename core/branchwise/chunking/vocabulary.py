@@ -1,0 +1,32 @@
+"""The values a `--language` or `--symbol-type` filter can match, so a typo can be refused.
+
+Symbol types are read from the tree-sitter queries' `@definition.<kind>` captures (so a new
+query kind is a new valid value at once), minus the kinds that only scope names, plus the
+chunk kinds the chunker makes itself: module remainders, whole files and config blocks.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from branchwise.chunking.languages import _GRAMMAR_BY_SUFFIX, _TEXT_KIND_BY_NAME, _TEXT_KIND_BY_SUFFIX, identity_language
+from branchwise.chunking.symbols import SCOPE_KINDS
+
+QUERIES = Path(__file__).with_name("queries")
+CHUNKER_KINDS = frozenset({"module", "file", "config"})
+
+
+@lru_cache(maxsize=1)
+def symbol_types() -> tuple[str, ...]:
+    captured = set()
+    for query in QUERIES.glob("*.scm"):
+        captured.update(re.findall(r"@definition\.([a-z_]+)", query.read_text(encoding="utf-8")))
+    return tuple(sorted((captured - SCOPE_KINDS) | CHUNKER_KINDS))
+
+
+@lru_cache(maxsize=1)
+def languages() -> tuple[str, ...]:
+    grammars = {identity_language(g) for g in _GRAMMAR_BY_SUFFIX.values()}
+    return tuple(sorted(grammars | set(_TEXT_KIND_BY_SUFFIX.values()) | set(_TEXT_KIND_BY_NAME.values()) | {"text"}))

@@ -1,0 +1,259 @@
+"""What each MCP tool does, over Workspace objects: plain arguments in, plain data out.
+
+One `AgentService` serves one or more repositories of one index for the life of the server
+process, so the model is loaded once and stays warm. Every answer starts with the same three
+steps: pick the repository and branch (default: the checked-out branch), reload the search
+index when an index run changed it, and compare the indexed commit with the branch tip. The
+access restriction of `--as USER` is the Workspace's, applied before ranking by its search
+and checked here for tools that name a path. Calls are serialised: the Workspace's database
+connection and git reader are shared.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from branchwise.bundle import BundleContext, shown_for
+from branchwise.errors import UsageError
+from branchwise.labels import effective_label
+from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
+from branchwise.models import Identity, Label, PathClass, Result, version_id
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+
+MAX_TOP_K = 50
+MAX_ITEMS = 200
+
+
+class AgentService:
+    def __init__(self, workspaces: list[Workspace], refresher=None):
+        if not workspaces:
+            raise UsageError("no repository to serve")
+        self.workspaces = {ws.repo.name: ws for ws in workspaces}
+        self.refresher = refresher
+        self._lock = threading.RLock()
+        self._generations: dict[str, int] = {}
+
+    def warm(self) -> None:
+        """Load the model and open each index now, so the first question is answered warm."""
+        with self._lock:
+            for ws in self.workspaces.values():
+                ws.embedder.embed(["warm up"])
+                ws.indexed_branches()
+                self._generations[ws.repo.name] = ws.store.generation()
+
+    # the tools --------------------------------------------------------------------------
+
+    def search_code(self, query: str, branch: str | None = None, top_k: int = 10, language: str | None = None,
+                    path_prefix: str | None = None, scope: str = "branch", repository: str | None = None) -> dict:
+        if not query.strip():
+            raise UsageError("query is empty: describe the code you are looking for")
+        if not 1 <= top_k <= MAX_TOP_K:
+            raise UsageError(f"top_k must be between 1 and {MAX_TOP_K}")
+        if scope not in ("branch", "all"):
+            raise UsageError("scope must be 'branch' (the branch's code) or 'all' (with other branches and history)")
+        with self._lock:
+            ws, branch, freshness = self._open(repository, branch)
+            request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope,
+                                    language=language, path_prefix=path_prefix)
+            verifier = ws.verifier(branch)
+            results = ws.search(request, verifier=verifier)
+            context = ws.bundle_context(request, results, verifier=verifier)
+            kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
+            self._record(ws, branch, results, verifier)
+            return {
+                "query": query, "repository": ws.repo.name, "branch": branch,
+                "target": context.target, "target_commit": context.target_commit,
+                "freshness": freshness,
+                "results": [_entry(ws, r, context) for r in kept],
+                "excluded": len(results) - len(kept),
+            }
+
+    def context_bundle(self, query: str, branch: str | None = None, max_tokens: int | None = None,
+                       top_k: int = 10, repository: str | None = None) -> dict:
+        if not query.strip():
+            raise UsageError("query is empty: describe the code you are looking for")
+        if max_tokens is not None and max_tokens < 50:
+            raise UsageError("max_tokens must be at least 50 (the bundle's title alone takes about that)")
+        if not 1 <= top_k <= MAX_TOP_K:
+            raise UsageError(f"top_k must be between 1 and {MAX_TOP_K}")
+        with self._lock:
+            ws, branch, freshness = self._open(repository, branch)
+            request = SearchRequest(query=query, branch=branch, top_k=top_k)
+            verifier = ws.verifier(branch)
+            results = ws.search(request, verifier=verifier)
+            bundle = ws.build_bundle(request, results, max_tokens=max_tokens)
+            self._record(ws, branch, results, verifier)
+            entries = bundle.manifest["results"]
+            return {
+                "query": query, "repository": ws.repo.name, "branch": branch, "freshness": freshness,
+                "bundle": bundle.text, "tokens": bundle.total_tokens, "max_tokens": max_tokens,
+                "tokenizer": bundle.manifest["tokenizer"],
+                "included": [e for e in entries if e["included"]],
+                "left_out": [{"rank": e["rank"], "path": e["path"], "qualified_name": e["qualified_name"],
+                              "reason": e["left_out"]}
+                             for e in entries if not e["included"] and e["label"] != "exclude"],
+            }
+
+    def verify_citations(self, items: list, branch: str | None = None, repository: str | None = None) -> dict:
+        if not isinstance(items, list) or not items:
+            raise UsageError("items must be a non-empty list of citations")
+        if len(items) > MAX_ITEMS:
+            raise UsageError(f"at most {MAX_ITEMS} items per call")
+        parsed = [parse_item(item, number) for number, item in enumerate(items, start=1)]
+        with self._lock:
+            ws, branch, freshness = self._open(repository, branch)
+            verifier = ws.verifier(branch)
+            rules = ws.config.chunking_rules()
+            rows, checked = [], []
+            for item in parsed:
+                row = {"path": item["path"], "content_hash": item["content_hash"], "commit": item.get("commit")}
+                if not self._allowed(ws, item["path"]):
+                    rows.append({**row, "verdict": None, "reason": "outside what this user may read"})
+                    continue
+                result = citation_result(ws.repo, item, rules, branch) if item["content_hash"] else None
+                if result is None:
+                    rows.append({**row, **file_hash_check(ws.repo, item["path"], item["content_hash"],
+                                                         verifier.target_commit, verifier.uses_work_tree)})
+                    continue
+                verifier.verify([result])
+                checked.append(result)
+                row.update(qualified_name=result.identity.qualified_name, verdict=result.verdict and result.verdict.value,
+                           reason=result.reason)
+                if result.current_path is not None:
+                    row.update(current_path=result.current_path, current_start_line=result.current_start_line,
+                               current_end_line=result.current_end_line)
+                rows.append(row)
+            ws.record_stale(branch, checked)
+            self._record(ws, branch, checked, verifier)
+            return {"repository": ws.repo.name, "branch": branch, "target": verifier.target,
+                    "target_commit": verifier.target_commit, "freshness": freshness, "items": rows}
+
+    def list_branches(self) -> dict:
+        with self._lock:
+            repositories = []
+            for ws in self.workspaces.values():
+                self._reload_if_changed(ws)
+                fresh = ws.freshness()
+                self._maybe_refresh(ws, fresh)
+                for entry in fresh:
+                    entry["reindex_recommended"] = entry["tip_moved"] or not entry["branch_exists"]
+                repositories.append({"repository": ws.repo.name, "checked_out": ws.repo.current_branch(),
+                                     "branches": fresh,
+                                     "unindexed_branches": sorted(set(ws.repo.branches()) - {b["branch"] for b in fresh})})
+            return {"repositories": repositories}
+
+    def index_status(self, repository: str | None = None) -> dict:
+        with self._lock:
+            chosen = [self._workspace(repository)] if repository else list(self.workspaces.values())
+            statuses = []
+            for ws in chosen:
+                self._reload_if_changed(ws)
+                status = ws.status()
+                self._maybe_refresh(ws, status["branches"])
+                if self.refresher is not None:
+                    status["refresh"] = self.refresher.state(ws.repo.name)
+                statuses.append(status)
+            return {"repositories": statuses}
+
+    def symbol(self, path: str, qualified_name: str, branch: str | None = None, repository: str | None = None) -> dict:
+        with self._lock:
+            ws, branch, freshness = self._open(repository, branch)
+            if not self._allowed(ws, path):
+                raise UsageError(f"no symbol {qualified_name!r} in {path} on {branch} that this user may read")
+            result = _live_result(ws, branch, path, qualified_name)
+            verifier = ws.verifier(branch)
+            verifier.verify([result])
+            ws.apply_labels([result])
+            context = ws.bundle_context(SearchRequest(query=qualified_name, branch=branch), [result], verifier=verifier)
+            self._record(ws, branch, [result], verifier)
+            return {"repository": ws.repo.name, "branch": branch, "target": context.target,
+                    "freshness": freshness, **_entry(ws, result, context)}
+
+    # shared steps -----------------------------------------------------------------------
+
+    def _workspace(self, repository: str | None) -> Workspace:
+        if repository is None:
+            if len(self.workspaces) == 1:
+                return next(iter(self.workspaces.values()))
+            raise UsageError(f"several repositories are served: name one in `repository` "
+                             f"({', '.join(sorted(self.workspaces))})")
+        if repository not in self.workspaces:
+            raise UsageError(f"repository {repository!r} is not served here (served: "
+                             f"{', '.join(sorted(self.workspaces))})")
+        return self.workspaces[repository]
+
+    def _open(self, repository: str | None, branch: str | None) -> tuple[Workspace, str, dict]:
+        ws = self._workspace(repository)
+        self._reload_if_changed(ws)
+        if branch is None:
+            branch = ws.repo.current_branch()
+            if branch is None:
+                raise UsageError(f"{ws.repo.name} has no checked-out branch (detached HEAD or bare): name a branch")
+        fresh = {entry["branch"]: entry for entry in ws.freshness(count_for={branch})}
+        if branch not in fresh:
+            raise UsageError(f"branch {branch!r} of {ws.repo.name} is not indexed "
+                             f"(indexed: {', '.join(sorted(fresh)) or 'none'})")
+        self._maybe_refresh(ws, list(fresh.values()))
+        return ws, branch, fresh[branch]
+
+    def _reload_if_changed(self, ws: Workspace) -> None:
+        """A finished index run (ours in the background, or anyone's) changed the generation."""
+        generation = ws.store.generation()
+        if self._generations.get(ws.repo.name, generation) != generation:
+            ws.reload()
+        self._generations[ws.repo.name] = generation
+
+    def _maybe_refresh(self, ws: Workspace, freshness: list[dict]) -> None:
+        if self.refresher is not None:
+            moved = [entry["branch"] for entry in freshness if entry["tip_moved"]]
+            if moved:
+                self.refresher.request(ws, moved)
+
+    def _allowed(self, ws: Workspace, path: str) -> bool:
+        return ws.restriction is None or ws.restriction.allows(path)
+
+    def _record(self, ws: Workspace, branch: str, results: list[Result], verifier) -> None:
+        if results:
+            ws.record_session("mcp", branch, results, target_commit=verifier.target_commit)
+
+def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
+    """One result as an agent gets it: what to read, its citation header and how to treat it."""
+    shown = shown_for(result, context)
+    entry = {
+        "rank": result.rank, "path": shown.path, "qualified_name": result.identity.qualified_name,
+        "symbol_type": result.identity.symbol_type, "language": result.identity.language,
+        "start_line": shown.start_line, "end_line": shown.end_line,
+        "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
+        "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
+        "header": "\n".join(ws.citation_header(result, context)),
+        "text": shown.text, "text_is": "current" if shown.current else "indexed",
+        "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
+                    "start_line": result.start_line, "end_line": result.end_line,
+                    "content_hash": result.content_hash},
+    }
+    if result.history:
+        entry["history"] = result.history_note or True
+    if shown.note:
+        entry["reviewer_note"] = shown.note
+    return entry
+
+
+def _live_result(ws: Workspace, branch: str, path: str, qualified_name: str) -> Result:
+    """The version of one symbol in a branch's live set, with its text read from git."""
+    rows = [row for row in ws.inspect(branch) if row["path"] == path and row["qualified_name"] == qualified_name]
+    if not rows:
+        raise UsageError(f"no symbol {qualified_name!r} in {path} on {branch} (search_code finds symbols by description)")
+    row = rows[0]
+    identity = Identity(ws.repo.name, path, row["language"], row["symbol_type"], qualified_name)
+    blob = ws.repo.blob_at(row["commit"], path)
+    lines = ws.repo.read_blob(blob).decode("utf-8", "replace").splitlines(keepends=True) if blob else []
+    info = ws.searcher.branch(branch)
+    return Result(
+        rank=1, score=0.0, identity=identity, branch=branch, commit=row["commit"],
+        start_line=row["start_line"], end_line=row["end_line"], indexed_at=info.indexed_at,
+        content_hash=row["content_hash"], text="".join(lines[row["start_line"] - 1 : row["end_line"]]),
+        blob=blob, version_id=version_id(identity, row["content_hash"]),
+        path_class=PathClass(row.get("path_class") or PathClass.SOURCE.value),
+    )
+

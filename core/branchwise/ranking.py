@@ -1,0 +1,126 @@
+"""How the channel rankings become one ranking: weighted fusion, then a source-first prior.
+
+Real repositories hold as much test, documentation and example code as code that does the
+work, and all of it shares the question's words: a question about behaviour then gets
+`test_cancel_twice` or a docs page above `cancel`. The prior lowers the score of those
+roles (a multiplier per role, not a filter), except for the roles the question itself asks
+for ("tests for ...", "documentation on ..."): then those lead and source code steps back,
+so a request for tests finds tests.
+Documentation means prose (Markdown, reST, text); code that lives under `doc/` (a
+man-page generator, say) is code and ranks as code.
+
+Fusion is reciprocal-rank fusion with a weight per channel (dense, lexical, name), so a
+channel's share can be tuned without scores on different scales ever being compared. Every
+mode goes through the same path: a single-channel mode is a fusion of one channel.
+This module knows nothing of any backend: it works on ranked keys and on results.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields
+from typing import Any
+
+from branchwise.errors import UsageError
+
+CHANNELS = ("dense", "lexical", "name")
+ROLES = ("source", "test", "docs", "example")
+PROSE_LANGUAGES = frozenset({"markdown", "restructuredtext", "text", "asciidoc", "adoc"})
+EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
+
+#: a test function or class by its name: `test_cancel`, `TestCancel`, `Test` (any nesting level)
+_TEST_NAME = re.compile(r"(^|\.)(test_\w*|test|Test|Test[A-Z_]\w*)(\.|#|$)")
+_TEST_WORDS = r"(unit |integration )?(tests?|test ?cases?|testing|specs?)"
+_DOCS_WORDS = r"(docs?|documentation|guide|tutorial|readme|how-?to)"
+#: a question asks for a role when it opens with it ("tests for ...", "docs on ..."), names it
+#: as its object ("the tests of ...", "user guide on ..."), or asks where something is tested;
+#: "a temporary directory for a test" is about the code a test uses, not a request for tests
+_ASKS = {
+    "test": re.compile(rf"^(the |a |any )?{_TEST_WORDS}\b|\b{_TEST_WORDS} (for|of|on|about|covering|checking)\b"
+                       r"|\btested\b"),
+    "docs": re.compile(rf"^(the |a )?{_DOCS_WORDS}\b|\b{_DOCS_WORDS} (for|of|on|about|page|section)\b"
+                       r"|\buser guide\b|\bdocumented\b"),
+    "example": re.compile(r"\b(examples?|sample (code|program|app))\b"),
+}
+
+
+@dataclass(frozen=True)
+class RankingSettings:
+    """The `[ranking]` table of config.toml (see README, "Ranking")."""
+
+    # defaults tuned on cobra's questions and checked on click's (python -m bench.tune_ranking)
+    #: reciprocal-rank constant: larger flattens the difference between neighbouring ranks
+    rrf_k: float = 30.0
+    dense_weight: float = 1.5
+    lexical_weight: float = 1.0
+    name_weight: float = 1.0
+    #: score multipliers of non-source roles when the question does not ask for them (1 = off)
+    test_weight: float = 0.4
+    docs_weight: float = 0.8
+    example_weight: float = 0.4
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise UsageError(f"unknown [ranking] setting(s): {', '.join(sorted(unknown))}")
+        values = {}
+        for key, value in data.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise UsageError(f"[ranking] {key} must be a number >= 0, not {value!r}")
+            values[key] = float(value)
+        return cls(**values)
+
+    def channel_weight(self, channel: str) -> float:
+        return getattr(self, f"{channel}_weight")
+
+    def role_weight(self, role: str) -> float:
+        return 1.0 if role == "source" else getattr(self, f"{role}_weight")
+
+
+def role_of(path: str, path_class: str, language: str, qualified_name: str) -> str:
+    """What a symbol is for a reader: source, test, docs (prose) or example."""
+    if language in PROSE_LANGUAGES:
+        return "docs"
+    if path_class == "test" or _TEST_NAME.search(qualified_name):
+        return "test"
+    if any(path.startswith(d) or f"/{d}" in path for d in EXAMPLE_DIRS):
+        return "example"
+    return "source"
+
+
+def wanted_roles(question: str) -> frozenset[str]:
+    """The non-source roles a question asks for in words ("tests for ...", "docs on ...")."""
+    lowered = question.lower()
+    return frozenset(role for role, pattern in _ASKS.items() if pattern.search(lowered))
+
+
+@dataclass
+class Fused:
+    key: Any
+    score: float
+    ranks: dict[str, int]  # channel -> 1-based position in that channel's ranking
+
+
+def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings) -> list[Fused]:
+    """Weighted reciprocal-rank fusion of the channels' rankings (best first)."""
+    fused: dict[Any, Fused] = {}
+    for channel, ranking in rankings.items():
+        weight = settings.channel_weight(channel)
+        for position, (key, _score) in enumerate(ranking, 1):
+            item = fused.setdefault(key, Fused(key, 0.0, {}))
+            item.score += weight / (settings.rrf_k + position)
+            item.ranks[channel] = position
+    return sorted(fused.values(), key=lambda item: item.score, reverse=True)
+
+
+def prior_factor(role: str, wanted: frozenset[str], settings: RankingSettings) -> float:
+    """The score multiplier of a symbol of `role` for a question that asks for `wanted` roles:
+    source leads unless the question asks for tests, docs or examples; then those lead and
+    source code steps back as far as the least-weighted role normally does."""
+    if role in wanted:
+        return 1.0
+    if role == "source" and wanted:
+        return min(settings.role_weight(r) for r in ROLES if r != "source")
+    return settings.role_weight(role)

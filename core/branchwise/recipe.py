@@ -1,0 +1,120 @@
+"""The embedding recipe in force, and the one-time migration when it changes.
+
+A version's vector comes from two things that change independently: the model (its name
+keys the embedding cache, so another model simply misses the cache) and the recipe, the
+way a symbol becomes the text the model reads plus the share of the path vector mixed in.
+The recipe is recorded in the index. An index run that finds another recipe there derives
+every stored version's text again (by re-chunking the file it came from, so containers get
+their outline), embeds only texts not cached yet, and has the vectors rebuilt; it says so,
+because on a large index that takes a while. A change of path weight alone re-embeds nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from branchwise.chunking import chunk_file, embedding_text, path_embedding_text
+from branchwise.config import Config
+from branchwise.embedding import Embedder
+from branchwise.gitrepo import GitRepo
+from branchwise.indexer import embed_and_store, embedding_key
+from branchwise.store import Store, VersionRecord
+
+META_KEY = "embedding_recipe"
+#: the recipe of indexes written before recipes were recorded
+LEGACY_TEXT_RECIPE = "outline-1"
+
+
+def recipe_id(path_weight: float, text_recipe: str | None = None) -> str:
+    return f"{text_recipe or embedding_text.TEXT_RECIPE}; path weight {path_weight:g}"
+
+
+def text_recipe_of(recipe: str) -> str:
+    return recipe.split(";", 1)[0]
+
+
+@dataclass
+class RecipeChange:
+    """What an index run found and did: `reembedded` texts were new to the model."""
+
+    previous: str
+    current: str
+    versions: int
+    reembedded: int
+
+    def message(self) -> str:
+        if text_recipe_of(self.previous) == text_recipe_of(self.current):
+            return (f"embedding recipe changed ({self.previous} -> {self.current}): "
+                    f"vectors of {self.versions} versions rebuilt, nothing re-embedded")
+        return (f"embedding recipe changed ({self.previous} -> {self.current}): "
+                f"{self.versions} versions re-derived, {self.reembedded} texts embedded once")
+
+    def to_json(self) -> dict:
+        return {"previous": self.previous, "current": self.current, "versions": self.versions,
+                "reembedded": self.reembedded}
+
+
+def stored_recipe(store: Store) -> str | None:
+    """The recipe the index's vectors were made with (None: an empty index)."""
+    found = store.meta(META_KEY)
+    if found is None and store.has_versions():
+        return recipe_id(0.25, LEGACY_TEXT_RECIPE)
+    return found
+
+
+def migrate(store: Store, repo: GitRepo, config: Config, embedder: Embedder, progress=None) -> RecipeChange | None:
+    """Bring the index to the configured recipe; None when it already is (or is empty)."""
+    current = recipe_id(config.path_weight)
+    previous = stored_recipe(store)
+    if previous == current:
+        return None
+    if previous is None:
+        store.set_meta(META_KEY, current)
+        return None
+    progress = progress or (lambda stage, done, total: None)
+    with store.transaction():
+        versions = store.every_version()
+        pending: dict[str, str] = {}
+        if text_recipe_of(previous) != text_recipe_of(current):
+            pending = _rederive(store, repo, config, embedder, versions)
+        embed_and_store(store, embedder, pending, progress, stage="re-embed")
+        store.set_meta(META_KEY, current)
+        store.bump_generation()  # vectors are rebuilt from the cache
+        store.mark_unpublished([v.row for v in versions], point=True)
+    return RecipeChange(previous, current, len(versions), len(pending))
+
+
+def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
+              versions: list[VersionRecord]) -> dict[str, str]:
+    """New embedding texts of every version; returns those the model has not embedded yet."""
+    rules = config.chunking_rules()
+    texts: dict[str, str] = {}
+    chunks_of: dict[tuple[str | None, str], dict] = {}
+    for v in versions:
+        if (v.blob, v.path) not in chunks_of:
+            chunks_of[(v.blob, v.path)] = _chunks(repo, v.blob, v.path, rules)
+        chunk = chunks_of[(v.blob, v.path)].get((v.symbol_type, v.qualified_name))
+        if chunk is not None and chunk.content_hash == v.content_hash:
+            new_text = chunk.embedding_text
+        else:  # the blob is gone from git: compose from what the index kept
+            new_text = embedding_text.compose(v.symbol_type, v.qualified_name, v.parent, v.signature, v.docstring,
+                                              v.text, path=v.path)
+        key = embedding_key(new_text)
+        path_text = path_embedding_text(v.path)
+        path_key = embedding_key(path_text)
+        store.set_embedding_text(v.row, new_text, key, path_key)
+        for k, t in ((key, new_text), (path_key, path_text)):
+            if k not in texts and not store.has_embedding(embedder.name, k):
+                texts[k] = t
+    return texts
+
+
+def _chunks(repo: GitRepo, blob: str | None, path: str, rules) -> dict:
+    if blob is None:
+        return {}
+    try:
+        data = repo.read_blob(blob)
+    except (ValueError, OSError, KeyError):  # gitpython raises these for a missing object
+        return {}
+    return {(c.identity.symbol_type, c.identity.qualified_name): c
+            for c in chunk_file(repo.name, path, data, rules).chunks}

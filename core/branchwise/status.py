@@ -1,0 +1,183 @@
+"""What the index covers and how current it is: the answer to "when was this built, and of what?".
+
+For each indexed branch of a repository: the indexed commit and when, how far the branch tip
+has moved since (commits, and which indexed files changed), the live set counted by path
+class and language, the files an index run left out and why, and the stale records still
+waiting for a re-parse (see stale.py). The repository adds the embedding model and recipe and,
+when a hooks module is installed, the state of its git hooks. `branchwise status`, the review
+app's status screen and the MCP server's `index_status` all print this one structure.
+
+Everything is read from git refs and the index; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import datetime, timezone
+from branchwise import stale
+from branchwise.gitrepo import GitRepo
+from branchwise.search import BranchInfo
+
+def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:
+    """An indexed branch against its tip: refs and (`count`) one `rev-list --count`, no file read."""
+    tips = repo.branches() if tips is None else tips
+    tip = tips.get(info.name)
+    behind = 0 if tip == info.commit else (repo.commits_between(info.commit, tip) if tip and count else None)
+    return {
+        "branch": info.name,
+        "indexed_commit": info.commit,
+        "indexed_at": info.indexed_at,
+        "age_seconds": age_seconds(info.indexed_at),
+        "tip": tip,
+        "branch_exists": tip is not None,
+        "tip_moved": tip is not None and tip != info.commit,
+        "commits_behind": behind,
+    }
+
+
+def repository_status(workspace) -> dict:
+    """The whole status of one repository in the index (see the module docstring); `workspace`
+    is the Workspace whose `status()` calls this."""
+    repo, store = workspace.repo, workspace.store
+    restriction = workspace.restriction
+    allows = restriction.allows if restriction is not None else (lambda path: True)
+    repo_id = store.repo_id(repo.name)
+    tips = repo.branches()
+    failures = [f for f in stale.pending(workspace.index_dir, repo.name) if allows(str(f.get("path")))]
+    branches = []
+    for info in workspace.indexed_branches():
+        entry = branch_freshness(repo, info, tips)
+        live = workspace.inspect(info.name)
+        indexed_paths = {row["path"] for row in live}
+        changed = []
+        if entry["tip_moved"]:
+            changed = sorted(c.path for c in repo.changed_files(info.commit, entry["tip"]) if c.path in indexed_paths)
+        stored = store.branch(repo_id, info.name) if repo_id is not None else None
+        skipped = [{"path": path, "reason": reason} for path, reason in
+                   (store.skipped_files(stored.id) if stored is not None else []) if allows(path)]
+        branch_failures = [f for f in failures if f.get("branch") == info.name]
+        entry.update(
+            indexed_files_changed=len(changed),
+            changed_files=changed[:50],
+            files=len(indexed_paths),
+            symbols=len(live),
+            by_path_class=dict(Counter(row.get("path_class") or "source" for row in live).most_common()),
+            by_language=dict(Counter(row["language"] for row in live).most_common()),
+            skipped_files=skipped,
+            skipped_by_reason=dict(Counter(_reason_kind(s["reason"]) for s in skipped).most_common()),
+            stale_records=len(branch_failures),
+        )
+        entry["reindex_recommended"], entry["why"] = _advice(entry)
+        branches.append(entry)
+    return {
+        "repository": repo.name,
+        "path": str(repo.path),
+        "index": str(workspace.index_dir),
+        "checked_out": repo.current_branch(),
+        "embedding": {"model": workspace.config.model, "path_weight": workspace.config.path_weight,
+                      "recipe": store.meta("embedding_recipe")},
+        "branches": branches,
+        "unindexed_branches": sorted(set(tips) - {b["branch"] for b in branches}),
+        "stale_records": failures,
+        "hooks": hooks_state(workspace),
+    }
+
+
+def hooks_state(workspace) -> dict | None:
+    """The git hooks' state (`Workspace.hooks_status`, where this installation has hooks);
+    None for a bare repository, where git runs no hooks."""
+    state = getattr(workspace, "hooks_status", None)
+    if state is None or workspace.repo.work_tree is None:
+        return None
+    return state()
+
+
+def _advice(entry: dict) -> tuple[bool, str]:
+    if not entry["branch_exists"]:
+        return True, "the branch no longer exists: `index --prune` forgets it"
+    reasons = []
+    if entry["indexed_files_changed"]:
+        reasons.append(f"{entry['indexed_files_changed']} indexed file(s) changed in "
+                       f"{entry['commits_behind']} commit(s) since the indexed commit")
+    if entry["stale_records"]:
+        reasons.append(f"{entry['stale_records']} record(s) failed verification")
+    if reasons:
+        return True, "; ".join(reasons)
+    if entry["tip_moved"]:
+        return False, f"{entry['commits_behind']} commit(s) behind the tip, but no indexed file changed"
+    return False, "indexed at the branch tip"
+
+
+def _reason_kind(reason: str) -> str:
+    """A skip reason without its specifics ("file too large (2 MB > 1 MB)" -> "file too large")."""
+    return reason.split("(")[0].split(":")[0].strip() or reason
+
+
+def age_seconds(indexed_at: str) -> float | None:
+    """Seconds since an ISO 8601 time (None when it cannot be read)."""
+    try:
+        return round((datetime.now(timezone.utc) - datetime.fromisoformat(indexed_at)).total_seconds(), 1)
+    except (TypeError, ValueError):
+        return None
+
+
+# rendering ---------------------------------------------------------------------------------
+
+
+def render_text(status: dict) -> str:
+    """The status for a terminal (the review app's screen shows the same lines)."""
+    embedding = status["embedding"]
+    lines = [f"{status['repository']}  ({status['path']})", f"  index: {status['index']}",
+             f"  model: {embedding['model']} (path weight {embedding['path_weight']}"
+             + (f", recipe {embedding['recipe']})" if embedding.get("recipe") else ")")]
+    if status.get("hooks") is not None:
+        lines.append(f"  hooks: {hooks_line(status['hooks'])}")
+    if not status["branches"]:
+        lines.append("  no branch indexed yet: run `branchwise index`")
+    for b in status["branches"]:
+        mark = "*" if b["branch"] == status.get("checked_out") else " "
+        lines += [
+            "",
+            f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}",
+            f"    tip: {tip_line(b)}",
+            f"    {b['files']} files, {b['symbols']} symbols; by class: {_counts(b['by_path_class'])}; "
+            f"by language: {_counts(b['by_language'])}",
+        ]
+        if b["skipped_files"]:
+            lines.append(f"    skipped {len(b['skipped_files'])} file(s): {_counts(b['skipped_by_reason'])}")
+            lines += [f"      {s['path']}: {s['reason']}" for s in b["skipped_files"][:20]]
+            if len(b["skipped_files"]) > 20:
+                lines.append(f"      ... and {len(b['skipped_files']) - 20} more (--json lists all)")
+        lines.append(("    re-index recommended: " if b["reindex_recommended"] else "    up to date: ") + b["why"])
+    if status["unindexed_branches"]:
+        lines += ["", f"  not indexed: {', '.join(status['unindexed_branches'])}"]
+    if status["stale_records"]:
+        lines += ["", f"  stale records ({len(status['stale_records'])}; the next index run re-parses their files):"]
+        lines += [f"    {f['branch']}: {f['path']} ({f.get('qualified_name')}) {f['verdict']} at {f['time'][:19]}"
+                  for f in status["stale_records"]]
+    return "\n".join(lines)
+
+
+def tip_line(b: dict, short: bool = False) -> str:
+    """One branch's entry against its tip, in words (`short`: for a narrow table column)."""
+    if not b["branch_exists"]:
+        return "branch gone" if short else "the branch no longer exists"
+    if not b["tip_moved"]:
+        return "at tip" if short else "indexed at the tip"
+    behind = "?" if b["commits_behind"] is None else b["commits_behind"]
+    if short:
+        return f"{behind} behind, {b['indexed_files_changed']} changed"
+    return f"{b['tip'][:7]}, {behind} commit(s) ahead; {b['indexed_files_changed']} indexed file(s) changed"
+
+
+def hooks_line(hooks: dict) -> str:
+    if hooks.get("installed"):
+        line = "installed"
+    else:
+        line = "not installed (" + ", ".join(f"{n}: {v}" for n, v in (hooks.get("hooks") or {}).items()) + ")"
+    last = hooks.get("last_refresh")
+    return f"{line}; last background refresh {last}" if last else line
+
+
+def _counts(counts: dict) -> str:
+    return ", ".join(f"{name} {n}" for name, n in counts.items()) or "none"

@@ -1,0 +1,107 @@
+"""The embedding recipe recorded in the index, and the one-time migration when it changes.
+
+Hashing embedder (deterministic, no weights): these tests are about what is stored, re-derived
+and re-embedded, not about retrieval quality.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from branchwise import recipe
+from branchwise.chunking import embedding_text
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+from gittools import GitBuilder
+
+ORDERS = '''class OrderService:
+    """Creates and cancels orders."""
+
+    def cancel_order(self, order):
+        order.status = "cancelled"
+        return order
+
+
+def total_price(items):
+    return sum(item.price for item in items)
+'''
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "shop")
+    git.write("shop/orders.py", ORDERS)
+    git.commit("orders")
+    return git
+
+
+def _texts(ws: Workspace) -> dict[str, str]:
+    return dict(ws.store.conn.execute(
+        "SELECT i.qualified_name, v.embedding_text FROM versions v JOIN identities i ON i.id = v.identity_id"))
+
+
+def _embedding_count(ws: Workspace) -> int:
+    return ws.store.conn.execute("SELECT count(*) FROM embeddings").fetchone()[0]
+
+
+def test_a_new_index_records_the_recipe(repo, tmp_path):
+    ws = Workspace(repo.path, tmp_path / "index")
+    report = ws.index(["main"])
+    assert ws.store.meta(recipe.META_KEY) == recipe.recipe_id(ws.config.path_weight)
+    assert report.recipe_change is None
+
+
+def test_a_changed_text_recipe_re_embeds_once(repo, tmp_path, monkeypatch):
+    ws = Workspace(repo.path, tmp_path / "index")
+    ws.index(["main"])
+    before, count = _texts(ws), _embedding_count(ws)
+    ws.close()
+
+    original = embedding_text.compose
+    monkeypatch.setattr(embedding_text, "TEXT_RECIPE", "test-recipe-2")
+    monkeypatch.setattr(embedding_text, "compose", lambda *a, **k: "recipe two\n" + original(*a, **k))
+    ws = Workspace(repo.path, tmp_path / "index")
+    change = ws.index(["main"]).recipe_change
+    assert change is not None and change.versions == len(before)
+    assert change.reembedded == len(before)  # every symbol text is new; the path texts are cached
+    assert "test-recipe-2" in change.message() and "texts embedded once" in change.message()
+    after = _texts(ws)
+    assert set(after) == set(before)
+    assert all(after[name] == "recipe two\n" + before[name] for name in before)  # containers keep their outline
+    assert _embedding_count(ws) == count + len(before)
+    [first, *_] = ws.search(SearchRequest("cancel order", "main", top_k=3, mode="dense"))
+    assert first.identity.qualified_name == "OrderService.cancel_order"
+    assert ws.index(["main"]).recipe_change is None  # once
+
+
+def test_an_index_from_before_recipes_counts_as_the_legacy_recipe(repo, tmp_path):
+    ws = Workspace(repo.path, tmp_path / "index")
+    ws.index(["main"])
+    ws.store.conn.execute("DELETE FROM meta WHERE key = ?", (recipe.META_KEY,))
+    assert recipe.stored_recipe(ws.store) == recipe.recipe_id(0.25, recipe.LEGACY_TEXT_RECIPE)
+
+
+def test_a_changed_path_weight_rebuilds_vectors_without_embedding(repo, tmp_path):
+    index = tmp_path / "index"
+    ws = Workspace(repo.path, index)
+    ws.index(["main"])
+    count, generation = _embedding_count(ws), ws.store.generation()
+    ws.close()
+    (index / "config.toml").write_text("path_weight = 0.0\n")
+    out = subprocess.run(
+        [sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--branch", "main",
+         "--index", str(index), "--json"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "embedding recipe changed" in out.stderr and "nothing re-embedded" in out.stderr
+    change = json.loads(out.stdout)["embedding_recipe_change"]
+    assert change["reembedded"] == 0 and change["current"].endswith("path weight 0")
+    ws = Workspace(repo.path, index)
+    assert _embedding_count(ws) == count
+    assert ws.store.generation() > generation
+    results = ws.search(SearchRequest("total price of items", "main", top_k=3, mode="dense"))
+    assert results[0].identity.qualified_name == "total_price"

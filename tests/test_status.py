@@ -1,0 +1,135 @@
+"""`branchwise status` and stale records, on repositories built in the test.
+
+The deterministic hashing embedder is enough here: what is tested is coverage bookkeeping
+(skipped files, commits behind, counts) and which files an index run parses, not ranking.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from branchwise_cli.main import main
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+from gittools import GitBuilder
+
+
+@pytest.fixture
+def repo(tmp_path, monkeypatch):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "proj")
+    git.write("src/alpha.py", "def alpha():\n    return 'alpha'\n")
+    git.write("src/beta.py", "def beta():\n    return 'beta'\n")
+    git.write("web/app.ts", "export function gamma(): number {\n  return 3;\n}\n")
+    git.write(".env", "API_TOKEN=do-not-index-me\n")
+    git.commit("start")
+    git.branch("feature")
+    return git
+
+
+def status_json(capsys, repo_path) -> dict:
+    capsys.readouterr()
+    assert main(["status", "--repo", str(repo_path), "--json"]) == 0
+    [status] = json.loads(capsys.readouterr().out)["repositories"]
+    return status
+
+
+def branch_of(status: dict, name: str) -> dict:
+    return next(b for b in status["branches"] if b["branch"] == name)
+
+
+def test_status_lists_skipped_secret_and_a_branch_behind_its_tip(repo, capsys):
+    assert main(["index", str(repo.path), "--all-branches"]) == 0
+    repo.checkout("feature")
+    repo.write("src/beta.py", "def beta():\n    return 'beta, changed'\n")
+    repo.commit("feature moves on")
+    repo.write("NOTES.txt", "not code\n")
+    repo.commit("feature moves again")
+    repo.checkout("main")
+
+    status = status_json(capsys, repo.path)
+    main_branch, feature = branch_of(status, "main"), branch_of(status, "feature")
+    assert main_branch["tip_moved"] is False and main_branch["reindex_recommended"] is False
+    assert feature["tip_moved"] is True and feature["commits_behind"] == 2
+    assert feature["indexed_files_changed"] == 1 and feature["changed_files"] == ["src/beta.py"]
+    assert feature["reindex_recommended"] is True
+    assert {"path": ".env", "reason": "secret: name matches .env"} in main_branch["skipped_files"]
+    assert main_branch["skipped_by_reason"] == {"secret": 1}
+    assert main_branch["by_language"] == {"python": 2, "typescript": 1}
+    assert main_branch["files"] == 3 and status["embedding"]["model"] == "hashing-384"
+    assert status["checked_out"] == "main" and status["stale_records"] == []
+
+    assert main(["status", "--repo", str(repo.path)]) == 0
+    text = capsys.readouterr().out
+    assert ".env: secret: name matches .env" in text
+    assert "2 commit(s) ahead; 1 indexed file(s) changed" in text
+    assert "re-index recommended" in text
+
+
+def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo, capsys):
+    ws = Workspace(repo.path)
+    [first] = ws.index(["main"])
+    assert first.files_parsed == 4  # .env is read, then skipped as a secret
+    # work-tree drift: the tip does not move, the checked-out code does
+    repo.write("src/alpha.py", "def alpha():\n    return 'alpha, edited'\n")
+    results = ws.search(SearchRequest("alpha", "main", top_k=5))
+    alpha = next(r for r in results if r.identity.qualified_name == "alpha")
+    assert alpha.verdict.value == "changed"
+
+    status = status_json(capsys, repo.path)
+    [record] = status["stale_records"]
+    assert (record["path"], record["verdict"], record["version_id"]) == ("src/alpha.py", "changed", alpha.version_id)
+    assert record["time"] and branch_of(status, "main")["stale_records"] == 1
+    assert branch_of(status, "main")["reindex_recommended"] is True
+
+    [again] = Workspace(repo.path).index(["main"])
+    assert again.files_parsed == 1 and again.commit == first.commit
+    assert again.base.startswith("stale files re-parsed")
+    assert status_json(capsys, repo.path)["stale_records"] == []
+    [idle] = Workspace(repo.path).index(["main"])
+    assert idle.files_parsed == 0 and idle.base == "up to date"
+
+
+def test_stale_only_reparses_at_the_indexed_commit_and_the_default_run_adds_the_diff(repo, capsys):
+    ws = Workspace(repo.path)
+    ws.index(["main"])
+    indexed = ws.repo.resolve_branch("main")
+    repo.write("src/alpha.py", "def alpha():\n    return 'alpha, edited'\n")
+    ws.search(SearchRequest("alpha", "main", top_k=5))
+    repo.git("stash")
+    repo.write("src/beta.py", "def beta():\n    return 'beta, committed'\n")
+    repo.commit("tip moves")
+    repo.git("stash", "pop")
+
+    capsys.readouterr()
+    assert main(["index", str(repo.path), "--stale-only", "--json"]) == 0
+    [summary] = json.loads(capsys.readouterr().out)["branches"]
+    assert (summary["branch"], summary["files_parsed"], summary["commit"]) == ("main", 1, indexed)
+    assert branch_of(status_json(capsys, repo.path), "main")["commits_behind"] == 1
+
+    Workspace(repo.path).search(SearchRequest("alpha", "main", top_k=5))  # still drifted: flagged again
+    [run] = Workspace(repo.path).index([])
+    assert run.files_parsed == 2  # beta.py from the diff, alpha.py from its stale record
+    status = status_json(capsys, repo.path)
+    assert status["stale_records"] == [] and branch_of(status, "main")["tip_moved"] is False
+
+
+def test_status_of_every_repository_in_an_index_and_bad_input(repo, tmp_path, capsys):
+    other = GitBuilder(tmp_path / "other")
+    other.write("lib.py", "def helper():\n    return 1\n")
+    other.commit("one")
+    index = tmp_path / "shared-index"
+    assert main(["index", str(repo.path), "--index", str(index)]) == 0
+    assert main(["index", str(other.path), "--index", str(index)]) == 0
+    capsys.readouterr()
+    assert main(["status", "--index", str(index), "--json"]) == 0
+    names = [s["repository"] for s in json.loads(capsys.readouterr().out)["repositories"]]
+    assert names == ["other", "proj"]
+
+    assert main(["status", "--index", str(tmp_path / "nothing-here")]) == 2  # bad input: a mistyped --index (exit 2, never a new index)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no index at" in err
+    assert main(["status", "--repo", str(tmp_path)]) == 2
+    assert "not a git repository" in capsys.readouterr().err

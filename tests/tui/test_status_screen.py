@@ -1,0 +1,44 @@
+"""The review app's index status screen (`I`): the core's status, drawn, over the shop sample."""
+
+from __future__ import annotations
+
+from pilot_helpers import run_async, settle
+from textual.widgets import DataTable
+
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+from branchwise_tui.app import create_app
+from branchwise_tui.screens.status import StatusScreen
+
+SERVICE = "src/orders/services/order_service.py"
+
+
+def _rows(screen, table_id: str) -> list[list[str]]:
+    table = screen.query_one(f"#{table_id}", DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+@run_async
+async def test_status_screen_shows_branches_skipped_files_and_stale_records(shop_index):
+    repo, index_dir = shop_index
+    (repo / ".env").write_text("TOKEN=x\n")
+    path = repo / SERVICE
+    path.write_text(path.read_text().replace("if order.status == OrderStatus.CANCELLED:",
+                                             "if order.status in (OrderStatus.CANCELLED,):"))
+    workspace = Workspace(repo, index_dir)
+    workspace.search(SearchRequest("cancel order", "main", top_k=10))  # records the failed verification
+    app = create_app(workspace, branch="main")
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("escape", "I")  # leave the query box, which has the focus without a query
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, StatusScreen)
+        branches = {row[0]: row for row in _rows(screen, "status-branches")}
+        assert set(branches) == {"main", "feature/old-arch", "feature/stock-alerts", "release/1.x"}
+        assert branches["main"][1] == "at tip" and branches["main"][2] != "0"
+        stale = _rows(screen, "status-stale")
+        assert ["main", SERVICE, "OrderService.cancel_order", "changed"] in [row[:4] for row in stale]
+        assert "main: " in str(screen.query_one("#status-advice").content)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, StatusScreen)

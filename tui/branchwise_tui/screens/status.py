@@ -1,0 +1,70 @@
+"""The index status screen: what the index covers of this repository, and how current it is.
+
+It draws the core's status (`branchwise.status.repository_status`, the same structure that
+`branchwise status --json` prints): each indexed branch against its tip, the files the index
+left out and why, and the records that failed verification and wait for a re-parse. It
+computes nothing itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from branchwise.status import hooks_line, tip_line
+from branchwise_tui.screens.stats import _table
+
+
+class StatusLoaded(Message):
+    """The core's index status, ready for the status screen (posted by a worker thread)."""
+
+    def __init__(self, status: dict[str, Any]) -> None:
+        super().__init__()
+        self.status = status
+
+
+class StatusScreen(Screen[None]):
+    BINDINGS = [Binding("escape,q,I", "app.pop_screen", "Back")]
+
+    def __init__(self, status: dict) -> None:
+        super().__init__()
+        self.status = status
+
+    def compose(self) -> ComposeResult:
+        status = self.status
+        branches = status["branches"]
+        behind = [b for b in branches if b["reindex_recommended"]]
+        yield Header()
+        with VerticalScroll(id="status-body"):
+            yield Static(_advice(behind), id="status-advice", classes="reindex" if behind else "fine")
+            embedding = status["embedding"]
+            yield Static(f"{status['repository']}: model {embedding['model']}, path weight "
+                         f"{embedding['path_weight']}" + (f"; hooks {hooks_line(status['hooks'])}" if status.get("hooks") else ""),
+                         classes="status-heading")
+            yield _table("status-branches", ("Branch", "Tip", "Stale", "Skipped", "Files", "Symbols", "Indexed"), [
+                (b["branch"], tip_line(b, short=True), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
+                 f"{b['indexed_commit'][:7]} {b['indexed_at'][:16].replace('T', ' ')}")
+                for b in branches
+            ])
+            yield Static("Left out of the index", classes="status-heading")
+            yield _table("status-skipped", ("Branch", "Path", "Reason"), [
+                (b["branch"], s["path"], s["reason"]) for b in branches for s in b["skipped_files"]
+            ])
+            yield Static("Stale records (the next index run re-parses their files)", classes="status-heading")
+            yield _table("status-stale", ("Branch", "Path", "Symbol", "Verdict", "When"), [
+                (f["branch"], f["path"], f.get("qualified_name") or "", f["verdict"], str(f["time"])[:16].replace("T", " "))
+                for f in status["stale_records"]
+            ])
+        yield Footer()
+
+
+def _advice(behind: list[dict]) -> str:
+    if not behind:
+        return "Every indexed branch is up to date"
+    return "Re-index recommended (i): " + "; ".join(f"{b['branch']}: {b['why']}" for b in behind)
