@@ -194,3 +194,4 @@ def test_a_query_step_is_answered_on_the_branch(shop_repo, tmp_path, monkeypatch
     assert _tour(["check", str(path), "--branch", "main"], shop_repo, tmp_path, "--json") == 0
     [step] = json.loads(capsys.readouterr().out)["steps"]
     assert step["verdict"] == "current" and step["path"] and step["start_line"] >= 1
+    assert step["qualified_name"] and step["end_line"] >= step["start_line"] and step["text"]

@@ -360,7 +360,7 @@ class BranchwiseApp(App[None]):
         elif what == "location":
             text, named = f"{path}:{line}", f"{path}:{line}"
         else:
-            text = result.current_text if self.session.takes_current_text(result) else result.text
+            text = result.current_text if self.session.takes_current_text(result) and result.current_text is not None else result.text
             named = f"the text of {result.identity.qualified_name}"
         self.copy_to_clipboard(text)
         self.notify(f"Copied {named}.")
@@ -497,7 +497,7 @@ def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = 
 
     `diff=(BRANCH, BASE)` opens the diff review of BRANCH, `tour` (a loaded Tour) the tour player.
     """
-    mode_screen = None
+    mode_screen: Screen | None = None
     if diff is not None:
         from branchwise_tui.screens.diff import DiffScreen
 

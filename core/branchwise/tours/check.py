@@ -85,9 +85,11 @@ def check_tour(workspace, tour: Tour, branch: str) -> TourCheck:
     checks = []
     for number, step in enumerate(tour.steps, 1):
         if step.query is not None:
-            checks.append(_check_query(workspace, number, step, branch))
+            checks.append(_check_query(workspace, number, step, step.query, branch))
+        elif step.path is not None:
+            checks.append(_check_anchor(workspace, verifier, number, step, step.path, branch))
         else:
-            checks.append(_check_anchor(workspace, verifier, number, step, branch))
+            raise UsageError(f"tour {tour.title!r}, step {number}: anchor it on `path` + `qualified_name`, or on a `query`")
     return TourCheck(tour, branch, verifier.target, verifier.target_commit, checks)
 
 
@@ -123,31 +125,33 @@ def fix_tour(check: TourCheck, uses_work_tree_paths: frozenset[str] = frozenset(
 # one step ---------------------------------------------------------------------------------
 
 
-def _check_query(workspace, number: int, step: Step, branch: str) -> StepCheck:
-    results = workspace.search(SearchRequest(query=step.query, branch=branch, top_k=1))
+def _check_query(workspace, number: int, step: Step, query: str, branch: str) -> StepCheck:
+    results = workspace.search(SearchRequest(query=query, branch=branch, top_k=1))
     if not results:
         return StepCheck(number, step, Verdict.UNVERIFIABLE, "the query finds nothing on this branch",
                          "unverifiable", None)
     top = results[0]
+    path, start, end, text = _location(top)
     return StepCheck(number, step, top.verdict, f"top result of the query; {top.reason}",
-                     "ok" if top.verdict in GOOD else top.verdict.value, top,
-                     *_location(top))
+                     "ok" if top.verdict in GOOD else top.verdict.value, top, path=path,
+                     qualified_name=top.identity.qualified_name, start_line=start, end_line=end, text=text)
 
 
-def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, branch: str) -> StepCheck:
+def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, path: str, branch: str) -> StepCheck:
     repo = workspace.repo
-    commit, seen = _seen_chunk(workspace, step)
+    commit, seen = _seen_chunk(workspace, step, path)
     if seen is None:
-        return _by_name_only(verifier, number, step, repo.name)
+        return _by_name_only(verifier, number, step, path, repo.name)
     identity = seen.identity
     content_hash = step.content_hash or seen.content_hash
     result = Result(
         rank=number, score=0.0, identity=identity, branch=branch, commit=commit,
         start_line=step.start_line or seen.start_line, end_line=step.end_line or seen.end_line,
         indexed_at="", content_hash=content_hash, text=seen.text,
-        blob=repo.blob_at(commit, step.path), version_id=version_id(identity, content_hash),
+        blob=repo.blob_at(commit, path), version_id=version_id(identity, content_hash),
     )
     verifier.verify([result])
+    assert result.verdict is not None, "Verifier.verify gives every result a verdict"
     if result.verdict is Verdict.DELETED and result.current_path is None:
         renamed = _renamed(verifier, result, seen)
         if renamed is not None:
@@ -157,7 +161,7 @@ def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, bran
             result.reason += f"; renamed to {renamed.identity.qualified_name} in the same file, text otherwise identical"
             return _finish(number, step, result, "renamed", renamed.identity.qualified_name)
     if result.verdict is Verdict.DELETED and result.current_path is not None:
-        new_name = _moved_name(verifier, result)
+        new_name = _moved_name(verifier, result, result.current_path)
         status = "moved" if new_name == identity.qualified_name else "renamed"
         return _finish(number, step, result, status, new_name)
     if result.verdict in GOOD:
@@ -168,6 +172,7 @@ def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, bran
 
 
 def _finish(number: int, step: Step, result: Result, status: str, name: str) -> StepCheck:
+    assert result.verdict is not None, "Verifier.verify gives every result a verdict"
     path, start, end, text = _location(result)
     return StepCheck(number, step, result.verdict, result.reason, status, result,
                      path if status != "deleted" else None, name if status != "deleted" else None,
@@ -175,20 +180,20 @@ def _finish(number: int, step: Step, result: Result, status: str, name: str) -> 
                      text if status != "deleted" else None)
 
 
-def _location(result: Result) -> tuple[str, int, int, str]:
+def _location(result: Result) -> tuple[str, int | None, int | None, str | None]:
     if result.current_path is not None:
         return result.current_path, result.current_start_line, result.current_end_line, result.current_text
     return result.path, result.start_line, result.end_line, result.text
 
 
-def _by_name_only(verifier: "Verifier", number: int, step: Step, repository: str) -> StepCheck:
+def _by_name_only(verifier: "Verifier", number: int, step: Step, path: str, repository: str) -> StepCheck:
     """A step whose recorded commit is unknown (hand-written, or rebased away): found by name
     at the target and compared with the recorded hash, if any."""
-    found = [c for c in verifier.current_chunks(repository, step.path)
+    found = [c for c in verifier.current_chunks(repository, path)
              if c.identity.qualified_name == step.qualified_name
              and (not step.symbol_type or c.identity.symbol_type == step.symbol_type)]
     if not found:
-        return StepCheck(number, step, Verdict.DELETED, f"no {step.qualified_name} in {step.path} at "
+        return StepCheck(number, step, Verdict.DELETED, f"no {step.qualified_name} in {path} at "
                          f"{verifier.target} (and no recorded commit to look for it elsewhere)", "deleted", None)
     chunk = min(found, key=lambda c: c.content_hash != step.content_hash)
     if not step.content_hash:
@@ -204,10 +209,10 @@ def _by_name_only(verifier: "Verifier", number: int, step: Step, repository: str
     )
     status = {Verdict.UNCHANGED_OLDER: "ok", Verdict.CHANGED: "changed"}.get(verdict, "unverifiable")
     return StepCheck(number, step, verdict, reason, status, result,
-                     step.path, step.qualified_name, chunk.start_line, chunk.end_line, chunk.text)
+                     path, step.qualified_name, chunk.start_line, chunk.end_line, chunk.text)
 
 
-def _seen_chunk(workspace, step: Step) -> tuple[str, Chunk | None]:
+def _seen_chunk(workspace, step: Step, path: str) -> tuple[str, Chunk | None]:
     """The step's recorded commit (resolved) and its symbol as it was there."""
     if not step.commit:
         return "", None
@@ -216,10 +221,10 @@ def _seen_chunk(workspace, step: Step) -> tuple[str, Chunk | None]:
         commit = repo.resolve(step.commit)
     except UsageError:
         return "", None
-    blob = repo.blob_at(commit, step.path)
+    blob = repo.blob_at(commit, path)
     if blob is None:
         return commit, None
-    chunks = chunk_file(repo.name, step.path, repo.read_blob(blob), workspace.config.chunking_rules()).chunks
+    chunks = chunk_file(repo.name, path, repo.read_blob(blob), workspace.config.chunking_rules()).chunks
     named = [c for c in chunks if c.identity.qualified_name == step.qualified_name
              and (not step.symbol_type or c.identity.symbol_type == step.symbol_type)]
     if step.content_hash:
@@ -239,8 +244,8 @@ def _renamed(verifier: "Verifier", result: Result, seen: Chunk) -> Chunk | None:
     return None
 
 
-def _moved_name(verifier: "Verifier", result: Result) -> str:
-    for chunk in verifier.current_chunks(result.identity.repository, result.current_path):
+def _moved_name(verifier: "Verifier", result: Result, current_path: str) -> str:
+    for chunk in verifier.current_chunks(result.identity.repository, current_path):
         if chunk.content_hash == result.content_hash and chunk.start_line == result.current_start_line:
             return chunk.identity.qualified_name
     return result.identity.qualified_name

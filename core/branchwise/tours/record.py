@@ -49,7 +49,7 @@ def _labelled_live(workspace, branch: str) -> list[Result]:
     records = sorted((r for r in labels.list_labels(workspace.store.conn, workspace.repo.name)
                       if r.label is Label.USE), key=lambda r: r.labelled_at)
     live = {(row["path"], row["qualified_name"], row["content_hash"]): row for row in workspace.inspect(branch)}
-    results = []
+    results: list[Result] = []
     for record in records:
         row = live.get((record.path, record.qualified_name, record.content_hash))
         if row is None:

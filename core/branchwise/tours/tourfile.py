@@ -70,7 +70,10 @@ class Tour:
                 "steps": [step.to_toml() for step in self.steps]}
 
     def save(self, path: Path | None = None) -> Path:
-        target = Path(path or self.path)
+        chosen = path or self.path
+        if chosen is None:
+            raise UsageError(f"tour {self.title!r}: no file to save it to")
+        target = Path(chosen)
         target.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(target, tomli_w.dumps(self.to_toml()).encode("utf-8"))
         self.path = target

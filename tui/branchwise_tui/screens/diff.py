@@ -15,6 +15,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
+from textual.coordinate import Coordinate
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
@@ -24,6 +25,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from branchwise.branchdiff import BranchDiff, SymbolChange
 from branchwise.models import Label
 from branchwise_tui.screens.export import ExportScreen
+from branchwise_tui.screens.hosted import app_session
 from branchwise_tui.widgets.badges import verdict_badge
 from branchwise_tui.widgets.symboldiff import numbered_diff
 
@@ -99,7 +101,7 @@ class DiffScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, name="diff", exit_on_error=False)
     def compute(self) -> None:
-        session = self.app.session
+        session = app_session(self.app)
         self.post_message(DiffReady(session.call(session.workspace.diff, self.branch, self.base)))
 
     def on_diff_ready(self, message: DiffReady) -> None:
@@ -139,10 +141,12 @@ class DiffScreen(Screen[None]):
             self.show_impact(event.cursor_row)
 
     def show_change(self, change: SymbolChange) -> None:
+        diff = self.diff
+        if diff is None:
+            return
         old, new = change.old, change.new
         lines = [Text.assemble((change.kind, KIND_STYLES[change.kind]), f"  {change.qualified_name}  "
                                f"({change.symbol.identity.symbol_type}, {change.symbol.identity.language})")]
-        diff = self.diff
         before = f"merge-base {diff.merge_base[:7]}"
         after = f"{diff.branch} @ {diff.branch_commit[:7]}"
         if old is not None and new is not None and old.path == new.path:
@@ -155,7 +159,7 @@ class DiffScreen(Screen[None]):
             if new is not None:
                 lines.append(Text(f"after:  {new.path}#L{new.start_line}-L{new.end_line} ({new.qualified_name}) on {after}"))
         if change.base_status in ("changed", "deleted"):
-            lines.append(Text(f"{self.diff.base} has {change.base_status} it since the merge-base", style="bold"))
+            lines.append(Text(f"{diff.base} has {change.base_status} it since the merge-base", style="bold"))
         self.query_one("#change-header", Static).update(Text("\n").join(lines))
         self.query_one("#change-code", Static).update(
             numbered_diff(old.text if old else None, old.start_line if old else None,
@@ -165,9 +169,9 @@ class DiffScreen(Screen[None]):
         for hit in change.impact:
             table.add_row(*self._impact_cells(hit))
         self.query_one("#impact-title", Static).update(
-            f"Impact context on {self.diff.impact_branch}: {len(change.impact)} "
+            f"Impact context on {diff.impact_branch}: {len(change.impact)} "
             f"({sum(h.kind == 'caller' for h in change.impact)} callers)"
-            if self.diff.impact_branch else "Impact context not looked up (the base is not a branch)")
+            if diff.impact_branch else "Impact context not looked up (the base is not a branch)")
 
     def _impact_cells(self, hit) -> tuple:
         r = hit.result
@@ -175,11 +179,11 @@ class DiffScreen(Screen[None]):
                 f"{r.path}#L{r.start_line}-L{r.end_line}")
 
     def show_impact(self, row: int) -> None:
-        change = self.change
-        if change is None or not 0 <= row < len(change.impact):
+        change, diff = self.change, self.diff
+        if change is None or diff is None or not 0 <= row < len(change.impact):
             return
         result = change.impact[row].result
-        header = Text(f"{change.impact[row].kind} of {change.qualified_name} on {self.diff.impact_branch}: "
+        header = Text(f"{change.impact[row].kind} of {change.qualified_name} on {diff.impact_branch}: "
                       f"{result.path}#L{result.start_line}-L{result.end_line} ({result.identity.qualified_name})\n"
                       f"{result.verdict.value if result.verdict else 'unverified'}: {result.reason}")
         self.query_one("#change-header", Static).update(header)
@@ -215,7 +219,7 @@ class DiffScreen(Screen[None]):
 
     @work(thread=True, name="label", exit_on_error=False)
     def save_label(self, result, label, row: int) -> None:
-        session = self.app.session
+        session = app_session(self.app)
         session.call(session.workspace.set_label, result, label)
         self.post_message(ImpactLabelled(row))
 
@@ -225,7 +229,7 @@ class DiffScreen(Screen[None]):
             return
         table = self.query_one("#impact", DataTable)
         for column, cell in enumerate(self._impact_cells(change.impact[message.row])):
-            table.update_cell_at((message.row, column), cell)
+            table.update_cell_at(Coordinate(message.row, column), cell)
 
     def action_export(self) -> None:
         if self.diff is None:
@@ -241,7 +245,9 @@ class DiffScreen(Screen[None]):
     def write_bundle(self, path: Path) -> None:
         from branchwise.diffbundle import diff_bundle
 
-        session = self.app.session
+        if self.diff is None:
+            return
+        session = app_session(self.app)
         bundle = session.call(diff_bundle, session.workspace, self.diff)
         manifest = bundle.write(path)
         self.post_message(BundleWritten(f"wrote {path} ({len(bundle.sections)} chunks) and {manifest}"))

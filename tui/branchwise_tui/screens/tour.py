@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from branchwise.tours import Tour, TourCheck
+from branchwise_tui.screens.hosted import app_session
 from branchwise_tui.widgets.badges import verdict_badge
 
 DEFAULT_TOUR_BUNDLE = Path("branchwise-tour.md")
@@ -74,7 +75,7 @@ class TourScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, name="tour", exit_on_error=False)
     def run_check(self) -> None:
-        session = self.app.session
+        session = app_session(self.app)
         self.post_message(TourChecked(session.call(session.workspace.check_tour, self.tour, self.branch)))
 
     def on_tour_checked(self, message: TourChecked) -> None:
@@ -127,7 +128,9 @@ class TourScreen(Screen[None]):
     def write_bundle(self, path: Path) -> None:
         from branchwise.tours.render import tour_bundle
 
-        bundle = tour_bundle(self.check, self.app.session.workspace.repo)
+        if self.check is None:
+            return
+        bundle = tour_bundle(self.check, app_session(self.app).workspace.repo)
         manifest = bundle.write(path)
         self.post_message(TourBundleWritten(f"wrote {path} ({len(bundle.sections)} steps) and {manifest}"))
 
