@@ -309,19 +309,19 @@ class Indexer:
             "first_commit, blob, start_line, end_line, created_at, imports) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                chunk.version_id, identity_id, chunk.content_hash, chunk.text, chunk.signature,
+                chunk.version_id, identity_id, chunk.content_hash, chunk.stored_text, chunk.signature,
                 chunk.docstring, chunk.parent.qualified_name if chunk.parent else None,
                 chunk.embedding_text, embed_key, path_key, chunk.path_class.value,
                 chunk.class_reason, run.summary.branch, run.commit, blob, chunk.start_line,
                 chunk.end_line, utc_now(),
-                "\n".join(used_imports(chunk.imports, chunk.text, chunk.identity.language)),
+                "\n".join(used_imports(chunk.imports, chunk.stored_text, chunk.identity.language)),
             ),
         ).lastrowid
         self.conn.execute(
             "INSERT INTO lexical (rowid, symbol, name, signature, docstring, code, path) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (version_row, *fts_columns(chunk.identity.qualified_name, chunk.signature,
-                                       chunk.docstring, chunk.text, chunk.identity.path)),
+                                       chunk.docstring, chunk.stored_text, chunk.identity.path)),
         )
         run.new_rows.append(version_row)
         run.summary.versions_added += 1

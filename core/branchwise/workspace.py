@@ -317,6 +317,12 @@ class Workspace:
         """Give results the reviewer labels stored for their versions (what `search` does)."""
         return labels.apply_labels(self.store.conn, results)
 
+    def _parent_text(self, result: Result) -> str | None:
+        """A result's enclosing symbol's whole text (a class around a lone method)."""
+        from branchwise.container_text import parent_text
+
+        return parent_text(self.repo, result, self.searcher.parent_text(result))
+
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
         from branchwise.verify import Verifier
@@ -388,7 +394,7 @@ class Workspace:
             index_commit=branch.commit,
             index_age_seconds=_age_seconds(branch.indexed_at),
             parent_signature=self.searcher.parent_signature,
-            parent_text=self.searcher.parent_text,
+            parent_text=self._parent_text,
             member_labels=member_labels,
             use_indexed_text=use_indexed_text,
             notes=labels.notes_for(conn, repository, [r.version_id for r in results]),

@@ -1,0 +1,54 @@
+"""A container result's whole text, put back together from the file it was indexed from.
+
+The index keeps a container (class, struct, interface, trait...) whose members are chunks of
+their own as a skeleton: its lines with each member's replaced by a marker line, because the
+members are stored once as their own versions and one container version serves every branch
+whose members differ only in their bodies. A reader wants the container's exact lines as they
+are where the result was found, and the result carries that file's blob and line range, so
+this cuts them from git once more (and redacts them as the chunker did): each line is shown
+exactly once, from the branch the result comes from.
+"""
+
+from __future__ import annotations
+
+from branchwise.chunking import chunk_file
+from branchwise.chunking.lines import decode, line_range_bytes
+from branchwise.chunking.outline_key import is_skeleton
+from branchwise.gitrepo import GitRepo
+from branchwise.models import Result
+from branchwise.secrets import redact
+
+
+def _blob_data(repo: GitRepo, blob: str | None) -> bytes | None:
+    if not blob:
+        return None
+    try:
+        return repo.read_blob(blob)
+    except (ValueError, OSError, KeyError):  # gitpython raises these for a missing object
+        return None
+
+
+def fill_text(repo: GitRepo, result: Result) -> bool:
+    """Replace a skeleton `text` with the container's lines in the result's blob; False when
+    the text is no skeleton or the blob is gone (the skeleton stays: history rewritten away)."""
+    if not is_skeleton(result.text):
+        return False
+    data = _blob_data(repo, result.blob)
+    if data is None:
+        return False
+    result.text = redact(decode(line_range_bytes(data, result.start_line, result.end_line)))
+    return True
+
+
+def parent_text(repo: GitRepo, result: Result, stored: str | None) -> str | None:
+    """The enclosing symbol's whole text in the result's own file (`stored`, the index's text
+    of it, when that is no skeleton or the file cannot be read)."""
+    if stored is None or not is_skeleton(stored):
+        return stored
+    data = _blob_data(repo, result.blob)
+    if data is None:
+        return stored
+    chunks = chunk_file(result.identity.repository, result.path, data).chunks
+    found = next((c for c in chunks if c.identity.qualified_name == result.parent
+                  and c.identity.symbol_type != "module"), None)
+    return found.text if found is not None else stored
