@@ -7,6 +7,10 @@ The recipe is recorded in the index. An index run that finds another recipe ther
 every stored version's text again (by re-chunking the file it came from, so containers get
 their outline), embeds only texts not cached yet, and has the vectors rebuilt; it says so,
 because on a large index that takes a while. A change of path weight alone re-embeds nothing.
+
+Re-deriving also re-keys what an older chunker keyed another way: a container stored under the
+hash of all its lines (methods included) gets its outline key and keeps its skeleton, and the
+versions of one container that differed only in member bodies become one version.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import embed_and_store, embedding_key
+from branchwise.lexical import fts_columns
+from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store
 
 META_KEY = "embedding_recipe"
@@ -41,8 +47,15 @@ class RecipeChange:
     current: str
     versions: int
     reembedded: int
+    #: container versions given their outline key, and how many of them were one version
+    rekeyed: int = 0
+    merged: int = 0
 
     def message(self) -> str:
+        if self.rekeyed:
+            return (f"embedding recipe changed ({self.previous} -> {self.current}): {self.versions} versions "
+                    f"re-derived, {self.rekeyed} class versions keyed by their outline ({self.merged} merged: "
+                    f"they differed in method bodies only), {self.reembedded} texts embedded once")
         if text_recipe_of(self.previous) == text_recipe_of(self.current):
             return (f"embedding recipe changed ({self.previous} -> {self.current}): "
                     f"vectors of {self.versions} versions rebuilt, nothing re-embedded")
@@ -51,7 +64,7 @@ class RecipeChange:
 
     def to_json(self) -> dict:
         return {"previous": self.previous, "current": self.current, "versions": self.versions,
-                "reembedded": self.reembedded}
+                "reembedded": self.reembedded, "rekeyed": self.rekeyed, "merged": self.merged}
 
 
 def stored_recipe(store: Store) -> str | None:
@@ -78,24 +91,40 @@ def migrate(store: Store, repo: GitRepo, config: Config, embedder: Embedder, pro
             "v.signature, v.docstring, v.text FROM versions v JOIN identities i ON i.id = v.identity_id "
             "ORDER BY v.blob, i.path").fetchall()
         pending: dict[str, str] = {}
+        keys = _Rekeyed()
         if text_recipe_of(previous) != text_recipe_of(current):
-            pending = _rederive(store, repo, config, embedder, rows)
+            pending = _rederive(store, repo, config, embedder, rows, keys)
         embed_and_store(store.conn, embedder, pending, progress, stage="re-embed")
         store.set_meta(META_KEY, current)
         store.set_meta("generation", str(store.generation() + 1))  # vectors are rebuilt from the cache
         store.mark_unpublished([row[0] for row in rows], point=True)
-    return RecipeChange(previous, current, len(rows), len(pending))
+    return RecipeChange(previous, current, len(rows), len(pending), keys.rekeyed, keys.merged)
 
 
-def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, rows) -> dict[str, str]:
-    """New embedding texts of every version; returns those the model has not embedded yet."""
+@dataclass
+class _Rekeyed:
+    rekeyed: int = 0
+    merged: int = 0
+
+
+def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, rows,
+              keys: _Rekeyed) -> dict[str, str]:
+    """New embedding texts (and keys) of every version; returns the texts the model has not
+    embedded yet."""
     rules = config.chunking_rules()
     texts: dict[str, str] = {}
-    chunks_of: dict[tuple[str, str], dict] = {}
+    chunks_of: dict[tuple[str, str], tuple[bytes, dict]] = {}
     for row_id, blob, path, symbol_type, name, content_hash, parent, signature, docstring, text in rows:
         if (blob, path) not in chunks_of:
             chunks_of[(blob, path)] = _chunks(repo, blob, path, rules)
-        chunk = chunks_of[(blob, path)].get((symbol_type, name))
+        data, chunks = chunks_of[(blob, path)]
+        chunk = chunks.get((symbol_type, name))
+        if chunk is not None and _keyed_by_all_lines(chunk, data, content_hash):
+            held = store.rekey_version(row_id, chunk.version_id, chunk.content_hash, chunk.stored_text,
+                                       fts_columns(name, chunk.signature, chunk.docstring, chunk.stored_text, path))
+            keys.rekeyed += 1
+            keys.merged += held != row_id
+            row_id, content_hash = held, chunk.content_hash
         if chunk is not None and chunk.content_hash == content_hash:
             new_text = chunk.embedding_text
         else:  # the blob is gone from git: compose from what the index kept
@@ -112,12 +141,18 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, r
     return texts
 
 
-def _chunks(repo: GitRepo, blob: str | None, path: str, rules) -> dict:
+def _keyed_by_all_lines(chunk: Chunk, data: bytes, content_hash: str) -> bool:
+    """A container the index holds under the hash of all its lines, where it now has an outline key."""
+    return (chunk.skeleton is not None and chunk.content_hash != content_hash
+            and sha256_hex(data[chunk.start_byte:chunk.end_byte]) == content_hash)
+
+
+def _chunks(repo: GitRepo, blob: str | None, path: str, rules) -> tuple[bytes, dict]:
     if blob is None:
-        return {}
+        return b"", {}
     try:
         data = repo.read_blob(blob)
     except (ValueError, OSError, KeyError):  # gitpython raises these for a missing object
-        return {}
-    return {(c.identity.symbol_type, c.identity.qualified_name): c
-            for c in chunk_file(repo.name, path, data, rules).chunks}
+        return b"", {}
+    return data, {(c.identity.symbol_type, c.identity.qualified_name): c
+                  for c in chunk_file(repo.name, path, data, rules).chunks}
