@@ -118,3 +118,18 @@ def test_an_export_of_the_class_holds_each_line_once(shop, tmp_path):
     assert text.count('currency = "EUR"') == 1
     assert "\ue000" not in text  # no marker of the stored skeleton leaks out
     assert report is not None
+
+
+def test_a_branch_diff_names_the_method_and_shows_whole_classes(shop):
+    builder, workspace, _ = shop
+    diff = workspace.diff("fast-add", "main", impact=False)
+    assert [(c.kind, c.qualified_name) for c in diff.changes] == [("changed", "Cart.add_item")]
+    builder.checkout("fast-add")
+    builder.write(PATH, FASTER_ADD.replace("def total(self):", "def total(self, tax=0):"))
+    builder.commit("a tax on the total")
+    builder.checkout("main")
+    diff = workspace.diff("fast-add", "main", impact=False)
+    changed = {c.qualified_name: c for c in diff.changes}
+    assert set(changed) == {"Cart", "Cart.add_item", "Cart.total"}  # a member signature is outline
+    assert changed["Cart"].new.text.startswith("class Cart:") and "\ue000" not in changed["Cart"].new.text
+    assert "setdefault" in changed["Cart"].new.text

@@ -319,9 +319,11 @@ class Workspace:
 
     def _parent_text(self, result: Result) -> str | None:
         """A result's enclosing symbol's whole text (a class around a lone method)."""
-        from branchwise.container_text import parent_text
+        from branchwise.container_text import text_in_file
 
-        return parent_text(self.repo, result, self.searcher.parent_text(result))
+        if not result.parent:
+            return None
+        return text_in_file(self.repo, result, result.parent, self.searcher.parent_text(result), same_outline=False)
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
@@ -380,7 +382,10 @@ class Workspace:
         conn, repository = self.store.conn, self.repo.name
 
         def member_labels(result: Result) -> list[LabelledMember]:
-            return [LabelledMember(name, label, text) for name, label, text in
+            from branchwise.container_text import text_in_file
+
+            return [LabelledMember(name, label, text_in_file(self.repo, result, name, text) or text)
+                    for name, label, text in
                     labels.member_labels(conn, repository, result.path, result.identity.qualified_name)]
 
         return BundleContext(
