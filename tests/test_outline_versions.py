@@ -133,3 +133,35 @@ def test_a_branch_diff_names_the_method_and_shows_whole_classes(shop):
     assert set(changed) == {"Cart", "Cart.add_item", "Cart.total"}  # a member signature is outline
     assert changed["Cart"].new.text.startswith("class Cart:") and "\ue000" not in changed["Cart"].new.text
     assert "setdefault" in changed["Cart"].new.text
+
+
+def test_a_tour_step_recorded_with_the_class_lines_hash_still_holds(shop, tmp_path, capsys):
+    """Tours live in repositories: a class step written before outline keys names the hash of
+    the class's lines, and a later method edit leaves it `ok`, as the class's outline is."""
+    import json
+    from dataclasses import replace
+
+    from branchwise.gitrepo import GitRepo
+    from branchwise.tours import Tour
+    from branchwise.tours.record import step_at
+    from branchwise_cli.main import main
+
+    builder, workspace, _ = shop
+    workspace.close()
+    repo = GitRepo(builder.path)
+    commit = builder.head("main")
+    step = step_at(repo, commit, PATH, "Cart", "the cart")
+    [cart] = [c for c in workspace_chunks(repo, commit) if c.identity.qualified_name == "Cart"]
+    assert step.content_hash == cart.content_hash != cart.lines_hash
+    path = Tour("cart", steps=[replace(step, content_hash=cart.lines_hash)]).save(builder.path / "cart.toml")
+    builder.write(PATH, CHEAPER_TOTAL)
+    builder.commit("round the total on main")
+    code = main(["tour", "check", str(path), "--repo", str(builder.path), "--index", str(tmp_path / "index"), "--json"])
+    [checked] = json.loads(capsys.readouterr().out)["steps"]
+    assert (code, checked["status"], checked["verdict"]) == (0, "ok", "unchanged-older"), checked["reason"]
+
+
+def workspace_chunks(repo, commit):
+    from branchwise.chunking import chunk_file
+
+    return chunk_file(repo.name, PATH, repo.read_blob(repo.blob_at(commit, PATH))).chunks

@@ -100,6 +100,9 @@ class Chunk:
     path_class: PathClass = PathClass.SOURCE
     class_reason: str = ""
     skeleton: str | None = None
+    #: sha256 of the lines' bytes (the `content_hash` of every chunk but an outline-keyed
+    #: container; such a container's key before containers were keyed by their outline)
+    lines_hash: str = ""
 
     @property
     def version_id(self) -> str:
@@ -109,6 +112,10 @@ class Chunk:
     def stored_text(self) -> str:
         """The text the index keeps: one copy of any line, so a container keeps its skeleton."""
         return self.text if self.skeleton is None else self.skeleton
+
+    def has_hash(self, content_hash: str) -> bool:
+        """Is this the content `content_hash` names (also as recorded before outline keys)?"""
+        return content_hash in (self.content_hash, self.lines_hash)
 
 
 @dataclass

@@ -23,7 +23,6 @@ from branchwise.embedding import Embedder
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import embed_and_store, embedding_key
 from branchwise.lexical import fts_columns
-from branchwise.models import Chunk, sha256_hex
 from branchwise.store import Store
 
 META_KEY = "embedding_recipe"
@@ -113,13 +112,13 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, r
     embedded yet."""
     rules = config.chunking_rules()
     texts: dict[str, str] = {}
-    chunks_of: dict[tuple[str, str], tuple[bytes, dict]] = {}
+    chunks_of: dict[tuple[str, str], dict] = {}
     for row_id, blob, path, symbol_type, name, content_hash, parent, signature, docstring, text in rows:
         if (blob, path) not in chunks_of:
             chunks_of[(blob, path)] = _chunks(repo, blob, path, rules)
-        data, chunks = chunks_of[(blob, path)]
-        chunk = chunks.get((symbol_type, name))
-        if chunk is not None and _keyed_by_all_lines(chunk, data, content_hash):
+        chunk = chunks_of[(blob, path)].get((symbol_type, name))
+        if chunk is not None and chunk.skeleton is not None and chunk.content_hash != content_hash \
+                and chunk.lines_hash == content_hash:  # a container keyed by all its lines before
             held = store.rekey_version(row_id, chunk.version_id, chunk.content_hash, chunk.stored_text,
                                        fts_columns(name, chunk.signature, chunk.docstring, chunk.stored_text, path))
             keys.rekeyed += 1
@@ -141,18 +140,12 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, r
     return texts
 
 
-def _keyed_by_all_lines(chunk: Chunk, data: bytes, content_hash: str) -> bool:
-    """A container the index holds under the hash of all its lines, where it now has an outline key."""
-    return (chunk.skeleton is not None and chunk.content_hash != content_hash
-            and sha256_hex(data[chunk.start_byte:chunk.end_byte]) == content_hash)
-
-
-def _chunks(repo: GitRepo, blob: str | None, path: str, rules) -> tuple[bytes, dict]:
+def _chunks(repo: GitRepo, blob: str | None, path: str, rules) -> dict:
     if blob is None:
-        return b"", {}
+        return {}
     try:
         data = repo.read_blob(blob)
     except (ValueError, OSError, KeyError):  # gitpython raises these for a missing object
-        return b"", {}
-    return data, {(c.identity.symbol_type, c.identity.qualified_name): c
-                  for c in chunk_file(repo.name, path, data, rules).chunks}
+        return {}
+    return {(c.identity.symbol_type, c.identity.qualified_name): c
+            for c in chunk_file(repo.name, path, data, rules).chunks}

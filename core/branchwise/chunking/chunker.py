@@ -191,6 +191,7 @@ class _FileChunker:
             imports=self.imports,
             text=decode(raw),
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose(
                 identity.symbol_type, identity.qualified_name,
                 parent.qualified_name if parent else None,
@@ -278,6 +279,7 @@ class _FileChunker:
             imports=self.imports,
             text=decode(raw),
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose("module", name, None, "", docstring, body, path=self.path),
         )
 
@@ -317,6 +319,7 @@ def _file_chunk(repository: str, path: str, language: str, data: bytes) -> list[
             imports=(),
             text=text,
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose("file", name, None, "", "", text, path=path),
         )
     ]
@@ -346,6 +349,7 @@ def _config_chunks(repository: str, path: str, language: str, data: bytes) -> li
             imports=(),
             text=text,
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose("config", block.name, None, signature, "", text),
         ))
     return chunks
