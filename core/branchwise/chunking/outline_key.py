@@ -39,7 +39,8 @@ def skeleton(data: bytes, container: tuple[int, int, int, int], members: list[tu
     for member_first, member_last, member_start, member_end, name in sorted(members):
         if member_first <= previous_end or member_last > last:
             return None
-        indent = re.match(rb"[ \t]*", data[member_start:member_end])[0]
+        line = data[member_start:member_end]
+        indent = line[: len(line) - len(line.lstrip(b" \t"))]
         out += [data[cursor:member_start], indent, f"{MARK} {name}".encode("utf-8")]
         cursor, previous_end = member_end, member_last
     out.append(data[cursor:end])
