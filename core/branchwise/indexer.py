@@ -314,7 +314,7 @@ class Indexer:
                 chunk.embedding_text, embed_key, path_key, chunk.path_class.value,
                 chunk.class_reason, run.summary.branch, run.commit, blob, chunk.start_line,
                 chunk.end_line, utc_now(),
-                "\n".join(used_imports(chunk.imports, chunk.stored_text, chunk.identity.language)),
+                "\n".join(used_imports(chunk.imports, chunk.text, chunk.identity.language)),
             ),
         ).lastrowid
         self.conn.execute(
