@@ -321,7 +321,7 @@ class Indexer:
             "INSERT INTO lexical (rowid, symbol, name, signature, docstring, code, path) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (version_row, *fts_columns(chunk.identity.qualified_name, chunk.signature,
-                                       chunk.docstring, chunk.stored_text, chunk.identity.path)),
+                                       chunk.docstring, chunk.text, chunk.identity.path)),
         )
         run.new_rows.append(version_row)
         run.summary.versions_added += 1

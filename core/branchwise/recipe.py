@@ -22,7 +22,6 @@ from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import embed_and_store, embedding_key
-from branchwise.lexical import fts_columns
 from branchwise.store import Store
 
 META_KEY = "embedding_recipe"
@@ -119,8 +118,7 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, r
         chunk = chunks_of[(blob, path)].get((symbol_type, name))
         if chunk is not None and chunk.skeleton is not None and chunk.content_hash != content_hash \
                 and chunk.lines_hash == content_hash:  # a container keyed by all its lines before
-            held = store.rekey_version(row_id, chunk.version_id, chunk.content_hash, chunk.stored_text,
-                                       fts_columns(name, chunk.signature, chunk.docstring, chunk.stored_text, path))
+            held = store.rekey_version(row_id, chunk.version_id, chunk.content_hash, chunk.stored_text)
             keys.rekeyed += 1
             keys.merged += held != row_id
             row_id, content_hash = held, chunk.content_hash

@@ -298,8 +298,7 @@ class Store:
 
     # re-keying a version ----------------------------------------------------------------------
 
-    def rekey_version(self, row: int, new_version_id: str, content_hash: str, text: str,
-                      lexical: tuple[str, ...]) -> int:
+    def rekey_version(self, row: int, new_version_id: str, content_hash: str, text: str) -> int:
         """Give the version in `row` another key (the same content, hashed another way) and the
         text the index keeps for it. When another row holds that key already they are one
         version: live sets and tombstones move to that row, this row goes. Labels follow the
@@ -308,17 +307,15 @@ class Store:
         self.conn.execute("UPDATE OR IGNORE labels SET version_id = ?, content_hash = ? WHERE version_id = ?",
                           (new_version_id, content_hash, old_id))
         holder = self.conn.execute("SELECT id FROM versions WHERE version_id = ?", (new_version_id,)).fetchone()
-        self.conn.execute("DELETE FROM lexical WHERE rowid = ?", (row,))
         if holder is not None:
             self.mark_unpublished([row], point=True)
             for table in ("live", "tombstones"):
                 self.conn.execute(f"UPDATE {table} SET version_row = ? WHERE version_row = ?", (holder[0], row))
+            self.conn.execute("DELETE FROM lexical WHERE rowid = ?", (row,))
             self.conn.execute("DELETE FROM versions WHERE id = ?", (row,))
             return holder[0]
         self.conn.execute("UPDATE versions SET version_id = ?, content_hash = ?, text = ? WHERE id = ?",
                           (new_version_id, content_hash, text, row))
-        self.conn.execute("INSERT INTO lexical (rowid, symbol, name, signature, docstring, code, path) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?)", (row, *lexical))
         return row
 
 
