@@ -196,10 +196,11 @@ def _by_name_only(verifier: "Verifier", number: int, step: Step, path: str, repo
     if not found:
         return StepCheck(number, step, Verdict.DELETED, f"no {step.qualified_name} in {path} at "
                          f"{verifier.target} (and no recorded commit to look for it elsewhere)", "deleted", None)
-    chunk = min(found, key=lambda c: not c.has_hash(step.content_hash))
-    if not step.content_hash:
+    recorded = step.content_hash
+    chunk = min(found, key=lambda c: not (recorded and c.has_hash(recorded)))
+    if not recorded:
         verdict, reason = Verdict.UNVERIFIABLE, "no content hash recorded for this step (`tour fix` records one)"
-    elif chunk.has_hash(step.content_hash):
+    elif chunk.has_hash(recorded):
         verdict, reason = Verdict.UNCHANGED_OLDER, "content identical (found by name; no known commit recorded)"
     else:
         verdict, reason = Verdict.CHANGED, f"symbol text differs from the recorded hash; now lines {chunk.start_line}-{chunk.end_line}"
@@ -228,8 +229,9 @@ def _seen_chunk(workspace, step: Step, path: str) -> tuple[str, Chunk | None]:
     chunks = chunk_file(repo.name, path, repo.read_blob(blob), workspace.config.chunking_rules()).chunks
     named = [c for c in chunks if c.identity.qualified_name == step.qualified_name
              and (not step.symbol_type or c.identity.symbol_type == step.symbol_type)]
-    if step.content_hash:
-        named.sort(key=lambda c: not c.has_hash(step.content_hash))
+    recorded = step.content_hash
+    if recorded:
+        named.sort(key=lambda c: not c.has_hash(recorded))
     return commit, (named[0] if named else None)
 
 
