@@ -257,6 +257,15 @@ class Workspace:
         """Refuse (exit 2) when the index directory holds no index yet."""
         require_index(self.index_dir)
 
+    def require_readable(self) -> None:
+        """For a reader: refuse (exit 2) a directory without an index, never creating one; with
+        the qdrant backend the server holds the index and the directory only keeps local
+        labels and statistics, so it may be created."""
+        if self.backend.kind == "qdrant":
+            self.create = True
+        else:
+            self.require_index()
+
     @cached_property
     def restriction(self) -> Restriction | None:
         """What the access file lets the user read here; raises when it is nothing at all."""

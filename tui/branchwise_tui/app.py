@@ -75,7 +75,6 @@ class BranchwiseApp(App[None]):
     BINDINGS = [
         *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False) for k in KEYS if k.key != "enter"),
         Binding("escape", "focus_results", "Results", show=False),
-        Binding("I", "index_status", "Index status", show=False),
     ]
 
     #: set by `runner.run_app`: quitting ends the process at once (see `runner.leave_now`)

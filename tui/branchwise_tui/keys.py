@@ -40,6 +40,7 @@ KEYS = (
     Key("S", "S", "toggle_score", "score", "show/hide the score column", "View", 9),
     Key("s", "s", "stats", "stats", "stats: is the index behind?", "Index", 8),
     Key("i", "i", "refresh_index", "re-index", "re-index, then search again", "Index", 8),
+    Key("I", "I", "index_status", "status", "index status: coverage, stale records", "Index", 0),
     Key("question_mark", "?", "help", "help", "this help", "App", 1),
     Key("q", "q", "quit", "quit", "quit (saves session stats)", "App", 1),
 )

@@ -145,15 +145,19 @@ def _answer(tool: str, call: Callable[[], dict]) -> dict:
 
 
 def open_workspaces(repos: list[str], index: str | None, user: str | None, backend: dict | None) -> list[Workspace]:
-    """The repositories to serve: those named, else every one in the index, else the current one."""
+    """The repositories to serve: those named, else every one in the index, else the current one.
+
+    The server only reads: an index directory without an index is refused, never created
+    (with the qdrant backend the index lives on the server, as for the CLI's readers)."""
     if repos:
-        workspaces = [Workspace(repo, index, user=user, backend=backend) for repo in repos]
+        workspaces = [Workspace(repo, index, user=user, backend=backend, create=False) for repo in repos]
     elif index:
         workspaces = Workspace.all_in_index(index, user=user, backend=backend)
     else:
-        workspaces = [Workspace(".", None, user=user, backend=backend)]
+        workspaces = [Workspace(".", None, user=user, backend=backend, create=False)]
     readable = []
     for ws in workspaces:
+        ws.require_readable()
         try:
             ws.restriction
         except BranchwiseError:
