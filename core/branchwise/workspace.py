@@ -183,6 +183,7 @@ class Workspace:
                 summary = indexer.index_branch(name, reparse=paths, at=at)
                 report.append(summary)
                 stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
+            stale.compact(self.index_dir)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
