@@ -25,7 +25,7 @@ from pathlib import Path
 
 import tomli_w
 
-from branchwise import labelfile
+from branchwise import labelfile, pins, pinstore
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 
@@ -70,6 +70,7 @@ class LabelRecord:
 def ensure_schema(conn: sqlite3.Connection) -> None:
     with conn:
         conn.execute(SCHEMA)
+    pinstore.ensure_pins_table(conn)
 
 
 # default handling ----------------------------------------------------------------------------
@@ -191,7 +192,7 @@ def list_labels(conn: sqlite3.Connection, repository: str) -> list[LabelRecord]:
 def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
                   allows: Callable[[str], bool] | None = None) -> int:
     """Write the repository's labels (with `allows`, those of paths it allows) as `[[label]]`
-    tables; returns how many were written."""
+    tables, and its pins as `[[pin]]` tables; returns how many labels were written."""
     records = [r for r in list_labels(conn, repository) if allows is None or allows(r.path)]
     document = {
         "repository": repository,
@@ -210,6 +211,9 @@ def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
             for r in records
         ],
     }
+    pinned = [p for p in pins.list_pins(conn, repository) if allows is None or allows(p.path)]
+    if pinned:  # an empty array would be written inline, outside the subset labelfile reads fast
+        document["pin"] = pins.export_tables(pinned)
     write_atomically(Path(path), tomli_w.dumps(document).encode("utf-8"))
     return len(records)
 
@@ -231,24 +235,30 @@ def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
         for number, entry in enumerate(entries, start=1):
             yield _row(path, number, entry, repository, allows, now, reviewer)
 
+    def pin_rows(tables: list) -> list[tuple]:
+        return pins.import_rows(str(path), tables, repository, allows, now, reviewer, repository_relative)
+
     try:
         try:
             with path.open(encoding="utf-8", newline="") as lines:  # read as it is stored, line by line
-                return _store_all(conn, rows_of(labelfile.label_tables(lines)))
+                tables: list = []
+                return _store_all(conn, rows_of(labelfile.label_tables(lines, tables)), lambda: pin_rows(tables))
         except labelfile.NotExportFormat:
-            entries = labelfile.toml_label_tables(path.read_text(encoding="utf-8"))
+            tables = []
+            entries = labelfile.toml_label_tables(path.read_text(encoding="utf-8"), tables)
     except OSError as error:
         raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"bad labels file {path}: {error}") from None
     if not isinstance(entries, list):
         raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
-    return _store_all(conn, rows_of(entries))
+    return _store_all(conn, rows_of(entries), lambda: pin_rows(tables))
 
 
-def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
+def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple], pin_rows: Callable[[], list[tuple]]) -> int:
     """Insert every row in one transaction; the rows are checked as they come, and the first
-    bad one (or a kill) rolls all of them back, so nothing is held in memory but the file."""
+    bad one (or a kill) rolls all of them back, so nothing is held in memory but the file.
+    The pins (read while the labels stream by) are checked and stored in the same transaction."""
     stored = 0
 
     def counted():
@@ -260,6 +270,7 @@ def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", counted())
+        pinstore.put_pins_in_transaction(conn, pin_rows())
     except BaseException:
         conn.execute("ROLLBACK")
         raise
@@ -362,3 +373,7 @@ def member_labels(conn: sqlite3.Connection, repository: str, path: str, qualifie
         (repository, path, len(qualified_name) + 1, qualified_name + "."),
     )
     return [(name, Label(label), text) for name, label, text in rows]
+
+
+#: who labels or pins when no name is given: the OS user
+default_reviewer = _default_reviewer
