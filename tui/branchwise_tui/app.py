@@ -33,7 +33,7 @@ from branchwise_tui.editor import chosen_editor, editor_command
 from branchwise_tui.keys import KEYS
 from branchwise_tui.messages import (
     BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, ModelLoaded, NoteSaved,
-    SearchCompleted, StatsLoaded,
+    PinsSaved, SearchCompleted, StatsLoaded,
 )
 from branchwise_tui.screens.bundle import BundleScreen
 from branchwise_tui.screens.filter import FilterScreen
@@ -53,6 +53,7 @@ WORK_NAMES = {
     "stats": "Statistics failed",
     "status": "Index status failed",
     "label": "Label not saved",
+    "pin": "Pin not saved",
     "note": "Note not saved",
     "branches": "Could not list the indexed branches",
     "model": "The model did not load",
@@ -249,6 +250,33 @@ class BranchwiseApp(App[None]):
             self.notify(f"Labelled {len(message.results)} results.")
         table.refresh_results()
         self.measure_bundle()
+
+    def action_toggle_pin(self) -> None:
+        """Pin the marked rows' symbols, else the selected one's, on this branch: later searches
+        here put them first when they find them; when all are pinned already, unpin them."""
+        targets = [r for r in self.query_one(ResultsTable).targets if not r.history]
+        if not targets:
+            if self.selected is not None:
+                self.notify("History is not on this branch: only its own code can be pinned.", severity="warning")
+            return
+        self.save_pins(targets, not all(r.pinned for r in targets))
+
+    @work(thread=True, group="pin", name="pin", exit_on_error=False)
+    def save_pins(self, results: list[Result], pinned: bool) -> None:
+        self.session.set_pins(results, pinned)
+        self.post_message(PinsSaved(results, pinned))
+
+    def on_pins_saved(self, message: PinsSaved) -> None:
+        table = self.query_one(ResultsTable)
+        what = (message.results[0].identity.qualified_name if len(message.results) == 1
+                else f"{len(message.results)} symbols")
+        if len(message.results) > 1:
+            table.marked.clear()
+        table.refresh_results()
+        if message.pinned:
+            self.notify(f"Pinned {what} on {self.session.branch}: offered first when a search here finds it.")
+        else:
+            self.notify(f"Unpinned {what} on {self.session.branch}.")
 
     def measure_bundle(self) -> None:
         """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""
