@@ -24,7 +24,7 @@ KEYS = (
     Key("x", "x", "label('exclude')", "excl", "label: exclude from the bundle", "Review", 2),
     Key("t", "t", "toggle_text", "cur/idx", "changed: current/indexed text", "Review", 6),
     Key("n", "n", "edit_note", "note", "write the label's note", "Review", 7),
-    Key("P", "P", "toggle_pin", "pin", "pin: put it first (again: unpin)", "Review", 7),
+    Key("P", "P", "toggle_pin", "pin", "pin: first here (again: unpin)", "Review", 7),
     Key("space", "space", "toggle_mark", "mark", "mark row (labels act on marks)", "Review", 6),
     Key("asterisk", "*", "mark_all", "mark all", "mark all shown (again: none)", "Review", 8),
     Key("enter", "⏎", "open_editor", "open", "open in $EDITOR at the line", "Act", 3),
