@@ -193,3 +193,19 @@ def test_a_bad_pin_in_a_labels_file_imports_nothing(repo, tmp_path, capsys):
     assert main(["labels", "import", str(bad), "--repo", str(repo.path)]) == 2
     assert "pin #1" in capsys.readouterr().err
     assert ws.labels() == [] and ws.pins() == []
+
+
+def test_the_mcp_tools_search_with_the_pins_and_count_bundled_chunks_as_used(repo):
+    from branchwise.mcp_server.service import AgentService
+
+    ws = Workspace(repo.path)
+    ws.index(["main"])
+    ws.pin(ws.live_symbol("main", ORDERS, "place_order"), "main")
+    service = AgentService([Workspace(repo.path, create=False)])
+    found = service.search_code("order total price", branch="main", top_k=3)
+    assert found["results"][0]["qualified_name"] == "place_order" and found["results"][0]["pinned"] is True
+    bundle = service.context_bundle("order total price", branch="main", top_k=2)
+    assert bundle["included"][0]["qualified_name"] == "place_order"
+    [row, *_] = ws.used_versions("main")["used"]
+    assert (row["qualified_name"], row["by_kind"], row["pinned"], row["verdict"]) == (
+        "place_order", {"mcp": 1}, True, "current")

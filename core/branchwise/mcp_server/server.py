@@ -30,7 +30,8 @@ branchwise answers code questions from a branch-aware index and verifies every a
 the code as it is now. Each result has a verdict: current / unchanged-older (safe to use),
 changed (the text given is the current code), deleted (history: reference only, never copy),
 and a `handling` of use or reference-only (reviewer labels applied; excluded code is never
-returned). Quote the `header` with any code you rely on, and call verify_citations before
+returned); `pinned` results are code a reviewer pinned for this branch, put first when the
+question finds them. Quote the `header` with any code you rely on, and call verify_citations before
 relying on code from an earlier answer."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)

@@ -228,6 +228,7 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
         "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
+        "pinned": result.pinned,
         "header": "\n".join(ws.citation_header(result, context)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed",
         "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
