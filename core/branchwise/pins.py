@@ -81,7 +81,8 @@ def pinned_first(ranked: list[Result], pinned: frozenset[PinKey]) -> list[Result
     module docstring); marks them `pinned`. The order within each part is kept."""
     if not pinned:
         return ranked
-    top, rest = [], []
+    top: list[Result] = []
+    rest: list[Result] = []
     for result in ranked:
         result.pinned = not result.history and key_of(result) in pinned
         (top if result.pinned else rest).append(result)
