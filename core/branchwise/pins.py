@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from branchwise import pinstore
 from branchwise.errors import UsageError
 from branchwise.models import Result
+from branchwise.store import pins as pinstore
 
 #: what names a pinned symbol within a repository and branch
 PIN_FIELDS = ("path", "language", "symbol_type", "qualified_name")

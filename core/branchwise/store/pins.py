@@ -1,37 +1,26 @@
-"""The pins table's rows: a reviewer's pinned symbols, keyed by (repository, branch, identity).
-
-Kept beside the labels table in the index database; every statement on it is here.
-"""
+"""Reviewer pins' rows, keyed by (repository, branch, path, language, symbol type, qualified
+name). Like the labels' functions, they take the connection."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
 
+from branchwise.store.batches import marks
+from branchwise.store.schema import SCHEMA
+
 PIN_COLUMNS = ("repository", "branch", "path", "language", "symbol_type", "qualified_name", "note", "reviewer",
                "pinned_at")
 
-PINS_SCHEMA = """
-CREATE TABLE IF NOT EXISTS pins (
-    repository     TEXT NOT NULL,
-    branch         TEXT NOT NULL,
-    path           TEXT NOT NULL,
-    language       TEXT NOT NULL,
-    symbol_type    TEXT NOT NULL,
-    qualified_name TEXT NOT NULL,
-    note           TEXT NOT NULL DEFAULT '',
-    reviewer       TEXT NOT NULL DEFAULT '',
-    pinned_at      TEXT NOT NULL,
-    PRIMARY KEY (repository, branch, path, language, symbol_type, qualified_name)
-)
-"""
 
-_INSERT = f"INSERT OR REPLACE INTO pins VALUES ({', '.join('?' * len(PIN_COLUMNS))})"
+_INSERT = f"INSERT OR REPLACE INTO pins VALUES ({marks(len(PIN_COLUMNS))})"
 
 
 def ensure_pins_table(conn: sqlite3.Connection) -> None:
+    """Create the pins table (alone, for a database that is not an index)."""
+    statement = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS pins"):SCHEMA.index("CREATE TABLE IF NOT EXISTS labels")]
     with conn:
-        conn.execute(PINS_SCHEMA)
+        conn.execute(statement.strip().rstrip(";"))
 
 
 def put_pin(conn: sqlite3.Connection, values: Sequence[object]) -> None:
@@ -41,7 +30,7 @@ def put_pin(conn: sqlite3.Connection, values: Sequence[object]) -> None:
 
 
 def put_pins_in_transaction(conn: sqlite3.Connection, rows: Iterable[Sequence[object]]) -> None:
-    """Store pins inside a transaction the caller holds (a labels import)."""
+    """Store pins inside a transaction the caller holds (`labels.put_labels`)."""
     conn.executemany(_INSERT, (tuple(row) for row in rows))
 
 
