@@ -1,10 +1,11 @@
 """Break each guarded behaviour on purpose and check that its tests notice.
 
-`python tests/mutations/run.py [--only ID]... [--out FILE]` copies this checkout's files
+`python tests/mutations/run.py [--only ID]... [--jobs N] [--out FILE]` copies this checkout's files
 (tracked and untracked-but-not-ignored, as they are on disk) into a temporary directory, runs
 every guarding test there unchanged (they must pass, or a "kill" would prove nothing), then,
 once per mutant, restores the copy, applies the mutant (an exact snippet of one source file
 replaced by a broken one) and runs the tests that guard that behaviour, expecting a failure.
+With `--jobs N` there are N copies and N mutants run at once.
 
 A mutant whose tests pass has *survived*: the behaviour is unguarded. A mutant whose snippet
 is not in the source exactly once is *stale*: the code moved and the mutant must be
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import re
 import shutil
 import subprocess
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,7 +96,8 @@ def pytest_in(tree: Path, tests: list[str]) -> tuple[int | None, str]:
     env.pop("BRANCHWISE_UPDATE_GOLDEN", None)
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+             f"--basetemp={tree / '.pytest-tmp'}", *tests],
             cwd=tree, env=env, capture_output=True, text=True, timeout=TIMEOUT_SECONDS,
         )
     except subprocess.TimeoutExpired:
@@ -135,14 +139,14 @@ def describe_checkout() -> str:
     return f"{commit or 'unknown'}{' plus uncommitted changes' if dirty else ''}"
 
 
-def report(outcomes: list[Outcome], checkout: str, wall: float, baseline: float) -> str:
+def report(outcomes: list[Outcome], checkout: str, wall: float, baseline: float, jobs: int) -> str:
     killed = sum(o.status == "killed" for o in outcomes)
     lines = [
         "# Mutation check",
         "",
         f"Measured at commit {checkout}: {killed} of {len(outcomes)} mutants killed; "
-        f"wall time {wall:.0f} s ({baseline:.0f} s of it the unmutated run of every guarding test, "
-        "which passed).",
+        f"wall time {wall:.0f} s with {jobs} job(s) ({baseline:.0f} s of it the unmutated run of every "
+        "guarding test, which passed).",
         "",
         "Command: `python tests/mutations/run.py` (mutants: tests/mutations/mutants.toml).",
         "",
@@ -158,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="run only this mutant id (repeatable)")
     parser.add_argument("--out", type=Path, help="where to write the table (default: last-result.md "
                         "beside this script for a full run; stdout with --only)")
+    parser.add_argument("--jobs", "-j", type=int, default=1,
+                        help="mutants run at once, each in its own copy of the tree (default 1)")
     args = parser.parse_args(argv)
     everything = load_mutants()
     mutants = [m for m in everything if not args.only or m["id"] in args.only]
@@ -166,24 +172,36 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     started = time.perf_counter()
     checkout = describe_checkout()
+    jobs = max(1, min(args.jobs, len(mutants)))
     with tempfile.TemporaryDirectory(prefix="branchwise-mutants-") as tmp:
-        tree = Path(tmp)
-        copy_tree(tree)
+        trees = [Path(tmp) / f"tree-{n}" for n in range(jobs)]
+        for tree in trees:
+            copy_tree(tree)
         guards = list(dict.fromkeys(test for m in mutants for test in m["tests"]))
         print(f"[mutants] unmutated run of {len(guards)} guarding test selections ...", file=sys.stderr, flush=True)
-        code, output = pytest_in(tree, guards)
+        code, output = pytest_in(trees[0], guards)
         baseline = time.perf_counter() - started
         if code != 0:
             tail = "\n".join(output.strip().splitlines()[-15:])
             print(f"the guarding tests fail without any mutant (exit {code}):\n{tail}", file=sys.stderr)
             return 1
-        outcomes = []
-        for mutant in mutants:
-            outcome = run_mutant(mutant, tree)
+        free: queue.Queue[Path] = queue.Queue()
+        for tree in trees:
+            free.put(tree)
+
+        def one(mutant: dict) -> Outcome:
+            tree = free.get()  # each copy holds one mutant at a time
+            try:
+                outcome = run_mutant(mutant, tree)
+            finally:
+                free.put(tree)
             print(f"[mutants] {mutant['id']}: {outcome.status} ({outcome.detail}, {outcome.seconds:.0f} s)",
                   file=sys.stderr, flush=True)
-            outcomes.append(outcome)
-    table = report(outcomes, checkout, time.perf_counter() - started, baseline)
+            return outcome
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            outcomes = list(pool.map(one, mutants))
+    table = report(outcomes, checkout, time.perf_counter() - started, baseline, jobs)
     out = args.out or (None if args.only else HERE / "last-result.md")
     if out is None:
         print(table, end="")
