@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -90,6 +91,16 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
     return retrieval.run(work, sizes["retrieval"])
 
 
+def _checkout() -> str:
+    """The commit this code is at, and whether tracked files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent.parent,
+                              capture_output=True, text=True).stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return (git("rev-parse", "HEAD") or "unknown") + (" plus uncommitted changes" if dirty else "")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, for CI (no timing targets)")
@@ -111,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench import report
 
     started = time.perf_counter()
+    commit = _checkout()  # before the run: what was measured
     items: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="branchwise-bench-") as tmp:
         work = Path(tmp)
@@ -126,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[bench] {name} done in {items[name]['item_seconds']} s", file=sys.stderr, flush=True)
     doc = {
         "meta": {"mode": mode, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
+                 "commit": commit, "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
         "items": items,
     }
     for path in report.write(doc, args.out, dated=mode == "full" and not args.only,

@@ -246,7 +246,8 @@ def markdown(doc: dict) -> str:
         "",
         f"{meta['date']} on {mach['cpu']}, {mach['cores']} cores, {mach['memory_gib']} GiB, no GPU; "
         f"{mach['system']}, Python {mach['python']}, faiss {mach['faiss']}. "
-        f"Whole run: {meta['seconds']:.0f} s. Produced by `python -m bench"
+        f"Whole run: {meta['seconds']:.0f} s. Measured at commit {meta.get('commit', 'not recorded')}. "
+        f"Produced by `python -m bench"
         f"{' --quick' if meta['mode'] == 'quick' else ''}`; details in the JSON beside this file, "
         "and what limits each figure in bench/results/README.md.",
         "",
