@@ -56,6 +56,54 @@ def test_the_name_check_would_catch_a_string_import():
     assert not NAMES_ABOVE.search("core never imports Textual")  # prose may name the library
 
 
+#: an SQL statement's start, or a call that runs one (any `.execute` but git's)
+SQL = re.compile(r"\b(SELECT\s|INSERT\s+(INTO|OR)\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|"
+                 r"CREATE\s+(TEMP\s+|VIRTUAL\s+|UNIQUE\s+)?(TABLE|INDEX)\b|DROP\s+TABLE\b|ALTER\s+TABLE\b|PRAGMA\s|"
+                 r"BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)?\b|COMMIT\b|ROLLBACK\b)|(?<!git)\.execute(many|script)?\(|"
+                 r"\.iterdump\(")
+STORE = CORE / "store"
+OUTSIDE_THE_STORE = (CORE, ROOT / "tui", ROOT / "cli")
+
+
+def sql_outside_the_store(roots, store: Path = STORE) -> list[str]:
+    """`path:line: text` of every line under `roots`, but not in `store`, that holds SQL."""
+    return [
+        f"{path}:{number}: {line.strip()}"
+        for root in roots
+        for path in sorted(Path(root).rglob("*.py"))
+        if store not in path.parents
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if SQL.search(line)
+    ]
+
+
+def test_no_sql_outside_the_store_package():
+    """One owner of the schema: every statement lives in branchwise/store/."""
+    scanned = [p for root in OUTSIDE_THE_STORE for p in root.rglob("*.py") if STORE not in p.parents]
+    assert len(scanned) > 100  # the core, the review app and the command line were all read
+    assert sql_outside_the_store(OUTSIDE_THE_STORE) == []
+    assert len(sql_outside_the_store([STORE], store=ROOT / "nowhere")) > 50  # ...and the store is where it is
+
+
+def test_the_sql_check_fails_on_a_planted_statement(tmp_path):
+    """The check above is only worth something if it fails when SQL appears outside the store."""
+    package = tmp_path / "branchwise"
+    (package / "store").mkdir(parents=True)
+    (package / "store" / "reads.py").write_text('def n(conn):\n    return conn.execute("SELECT 1")\n')
+    (package / "clean.py").write_text('"""select the branch to update from the list"""\n')
+    assert sql_outside_the_store([package], store=package / "store") == []
+    for planted in ('rows = self.store.conn.execute(\n    "SELECT id FROM versions WHERE x = ?", (1,))\n',
+                    'query = f"DELETE FROM {table} WHERE branch_id = ?"\n',
+                    'self.conn.executemany(query, rows)\n',
+                    'run("INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)")\n',
+                    'db.execute(statement)\n',
+                    'c.execute("ROLLBACK")\n'):
+        (package / "indexer.py").write_text(planted)
+        found = sql_outside_the_store([package], store=package / "store")
+        assert found and all("indexer.py" in line for line in found), planted
+    assert not SQL.search('self._repo.git.execute(["git", "log"])')  # git's execute runs no SQL
+
+
 def test_no_import_cycles():
     graph = grimp.build_graph("branchwise", "branchwise_tui", "branchwise_cli")
     modules = sorted(graph.modules)

@@ -172,7 +172,7 @@ def test_rebuild_refuses_a_damaged_database_and_changes_nothing(tmp_path):
 def test_a_busy_database_says_busy(tmp_path, monkeypatch, capsys):
     import sqlite3
 
-    from branchwise import store
+    from branchwise.store import database
     from branchwise_cli.main import main
 
     repo = GitBuilder(tmp_path / "repo")
@@ -183,7 +183,7 @@ def test_a_busy_database_says_busy(tmp_path, monkeypatch, capsys):
     holder = sqlite3.connect(index / "index.sqlite3", isolation_level=None)
     holder.execute("PRAGMA locking_mode=EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
-    monkeypatch.setattr(store, "BUSY_TIMEOUT_SECONDS", 0.2)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT_SECONDS", 0.2)
     try:
         code = main(["search", "a", "--repo", str(repo.path), "--branch", "main", "--index", str(index)])
     finally:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 UNITS = {"parse": "files", "embed": "symbols"}
 
@@ -58,7 +60,7 @@ class RichProgress:
         )
         self.progress.start()
         self.branch = ""
-        self.tasks: dict[str, int] = {}
+        self.tasks: dict[str, TaskID] = {}
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if stage.startswith("branch:"):
@@ -77,7 +79,7 @@ class RichProgress:
         self.progress.stop()
 
 
-def make_progress(quiet: bool, out: TextIO | None = None) -> Callable[[str, int, int], None] | None:
+def make_progress(quiet: bool, out: TextIO | None = None) -> PlainProgress | RichProgress | None:
     """The display for `index`: None when quiet, rich on a terminal, plain lines otherwise."""
     if quiet:
         return None

@@ -205,7 +205,7 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     _ensure_indexed(workspace, [branch] + ([base] if base_is_branch and base != branch else []), refresh)
     repo_id = store.repo_id(repo.name)
     branch_row = store.branch(repo_id, branch)
-    branch_commit = branch_row["commit_sha"]
+    branch_commit = branch_row.commit_sha
     merge_base = repo.merge_base(branch_commit, base_commit)
     if merge_base is None:
         raise UsageError(f"{branch} and {base} have no common ancestor")
@@ -214,11 +214,11 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     if restriction is not None:
         paths = [p for p in paths if restriction.allows(p)]
     rules = workspace.config.chunking_rules()
-    new = symbols_from_rows(repo.name, store.live_symbols(branch_row["id"], paths))
+    new = symbols_from_rows(repo.name, store.live_symbols(branch_row.id, paths))
     old = parse_symbols(repo, merge_base, paths, rules)
     changes = match_symbols(old, new)
     if base_is_branch:
-        tip_rows = store.live_symbols(store.branch(repo_id, base)["id"], paths)
+        tip_rows = store.live_symbols(store.branch(repo_id, base).id, paths)
         tip_symbols = with_module_hashes(symbols_from_rows(repo.name, tip_rows))
     else:
         tip_symbols = parse_symbols(repo, base_commit, paths, rules)
@@ -245,7 +245,7 @@ def _ensure_indexed(workspace, names: list[str], refresh: bool) -> None:
     stale = []
     for name in names:
         row = store.branch(repo_id, name) if repo_id is not None else None
-        if row is None or row["commit_sha"] != tips[name]:
+        if row is None or row.commit_sha != tips[name]:
             stale.append(name)
     if not stale:
         return

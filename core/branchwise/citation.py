@@ -24,8 +24,8 @@ class Shown:
     """What a bundle shows for one result: which text, from where, and how it is labelled."""
 
     path: str
-    start_line: int
-    end_line: int
+    start_line: int | None  # None: a current text whose lines are not known
+    end_line: int | None
     text: str
     current: bool  # the text comes from the verification target, not from the index
     label: Label

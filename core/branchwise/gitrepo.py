@@ -82,7 +82,8 @@ class GitRepo:
 
     @property
     def work_tree(self) -> Path | None:
-        return None if self._repo.bare else Path(self._repo.working_tree_dir).resolve()
+        tree = self._repo.working_tree_dir
+        return None if self._repo.bare or tree is None else Path(tree).resolve()
 
     def _git(self, *args: str, **kwargs) -> str:
         return self._repo.git.execute(["git", *args], **kwargs)

@@ -19,6 +19,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from branchwise import hooks
 from branchwise.lock import LOCK_FILE
@@ -73,7 +74,7 @@ def _index(hook: str, repo: Path, index_dir: Path, branch: str) -> int:
     from branchwise.errors import BranchwiseError
     from branchwise.workspace import Workspace
 
-    record = {"hook": hook, "repository": str(repo), "branch": branch, "commit": None, "pid": os.getpid(),
+    record: dict[str, Any] = {"hook": hook, "repository": str(repo), "branch": branch, "commit": None, "pid": os.getpid(),
               "started": hooks.utc_now(), "finished": None, "outcome": "running", "message": ""}
     started = time.perf_counter()
     try:

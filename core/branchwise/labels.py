@@ -28,26 +28,9 @@ import tomli_w
 from branchwise import labelfile
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS labels (
-    repository     TEXT NOT NULL,
-    version_id     TEXT NOT NULL,
-    path           TEXT NOT NULL,
-    language       TEXT NOT NULL,
-    symbol_type    TEXT NOT NULL,
-    qualified_name TEXT NOT NULL,
-    content_hash   TEXT NOT NULL,
-    label          TEXT NOT NULL CHECK (label IN ('use', 'reference-only', 'exclude')),
-    note           TEXT NOT NULL DEFAULT '',
-    reviewer       TEXT NOT NULL DEFAULT '',
-    labelled_at    TEXT NOT NULL,
-    PRIMARY KEY (repository, version_id)
-)
-"""
+from branchwise.store import labels as store_labels
 
 IDENTITY_FIELDS = ("path", "language", "symbol_type", "qualified_name")
-_BATCH = 500  # SQLite's default limit on host parameters is 999
 
 
 @dataclass(frozen=True)
@@ -68,8 +51,8 @@ class LabelRecord:
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:
-    with conn:
-        conn.execute(SCHEMA)
+    """The labels table in a database that is not an index (an index database has it)."""
+    store_labels.ensure_labels_table(conn)
 
 
 # default handling ----------------------------------------------------------------------------
@@ -122,25 +105,19 @@ def set_label(
     label = parse_label(label)
     identity, content_hash = _identity_of(repository, target)
     vid = version_id(identity, content_hash)
-    with conn:
-        conn.execute(
-            "INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                repository, vid, identity.path, identity.language, identity.symbol_type,
-                identity.qualified_name, content_hash, label.value, note,
-                _default_reviewer() if reviewer is None else reviewer,
-                labelled_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            ),
-        )
+    store_labels.put_label(conn, (
+        repository, vid, identity.path, identity.language, identity.symbol_type,
+        identity.qualified_name, content_hash, label.value, note,
+        _default_reviewer() if reviewer is None else reviewer,
+        labelled_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    ))
     return vid
 
 
 def clear_label(conn: sqlite3.Connection, repository: str, target: Result | Mapping | str) -> bool:
     """Remove the label of a version (a Result, a mapping, or a version id); True if one existed."""
     vid = target if isinstance(target, str) else version_id(*_identity_of(repository, target))
-    with conn:
-        cursor = conn.execute("DELETE FROM labels WHERE repository = ? AND version_id = ?", (repository, vid))
-    return cursor.rowcount > 0
+    return store_labels.delete_label(conn, repository, vid)
 
 
 def labels_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[str]) -> dict[str, Label]:
@@ -153,17 +130,7 @@ def notes_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[s
 
 
 def _column_for(conn: sqlite3.Connection, column: str, repository: str, version_ids: Iterable[str]) -> dict[str, str]:
-    wanted = list(dict.fromkeys(version_ids))
-    found: dict[str, str] = {}
-    for start in range(0, len(wanted), _BATCH):
-        batch = wanted[start : start + _BATCH]
-        marks = ",".join("?" * len(batch))
-        rows = conn.execute(
-            f"SELECT version_id, {column} FROM labels WHERE repository = ? AND version_id IN ({marks})",
-            (repository, *batch),
-        )
-        found.update(rows)
-    return found
+    return store_labels.label_values(conn, column, repository, list(dict.fromkeys(version_ids)))
 
 
 def apply_labels(conn: sqlite3.Connection, results: list[Result]) -> list[Result]:
@@ -179,10 +146,13 @@ def apply_labels(conn: sqlite3.Connection, results: list[Result]) -> list[Result
 
 
 def list_labels(conn: sqlite3.Connection, repository: str) -> list[LabelRecord]:
-    rows = conn.execute(
-        "SELECT * FROM labels WHERE repository = ? ORDER BY path, qualified_name, labelled_at", (repository,)
-    )
-    return [LabelRecord(*row[:7], Label(row[7]), *row[8:]) for row in rows]
+    return [_record(row) for row in store_labels.label_rows(conn, repository)]
+
+
+def _record(row: tuple) -> LabelRecord:
+    repository, vid, path, language, symbol_type, qualified_name, content_hash, label, note, reviewer, at = row
+    return LabelRecord(repository, vid, path, language, symbol_type, qualified_name, content_hash, Label(label),
+                       note, reviewer, at)
 
 
 # TOML exchange -------------------------------------------------------------------------------
@@ -257,13 +227,7 @@ def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
             stored += 1
             yield row
 
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.executemany("INSERT OR REPLACE INTO labels VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", counted())
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+    store_labels.put_labels(conn, counted())
     return stored
 
 
@@ -356,9 +320,5 @@ def member_labels(conn: sqlite3.Connection, repository: str, path: str, qualifie
     The text is the labelled version's, from the index, so that the bundle can find it inside
     the enclosing symbol's text; labels on versions the index no longer holds are skipped.
     """
-    rows = conn.execute(
-        "SELECT l.qualified_name, l.label, v.text FROM labels l JOIN versions v ON v.version_id = l.version_id "
-        "WHERE l.repository = ? AND l.path = ? AND substr(l.qualified_name, 1, ?) = ?",
-        (repository, path, len(qualified_name) + 1, qualified_name + "."),
-    )
+    rows = store_labels.member_label_rows(conn, repository, path, qualified_name)
     return [(name, Label(label), text) for name, label, text in rows]

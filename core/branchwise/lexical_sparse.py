@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from collections import Counter
+from collections import defaultdict
 from functools import lru_cache
 
 from branchwise.lexical import COLUMN_WEIGHTS, query_terms
@@ -46,9 +46,9 @@ def term_id(term: str) -> int:
     return int.from_bytes(hashlib.blake2b(term.encode(), digest_size=4).digest(), "little")
 
 
-def document_terms(columns: tuple[str, ...]) -> tuple[Counter, int]:
+def document_terms(columns: tuple[str, ...]) -> tuple[dict[str, float], int]:
     """Column-weighted term frequencies of a document, and its length in tokens."""
-    weighted: Counter = Counter()
+    weighted: defaultdict[str, float] = defaultdict(float)
     length = 0
     for weight, text in zip(COLUMN_WEIGHTS, columns):
         column_tokens = tokens(text)

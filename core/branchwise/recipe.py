@@ -18,7 +18,7 @@ from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import embed_and_store, embedding_key
-from branchwise.store import Store
+from branchwise.store import Store, VersionRecord
 
 META_KEY = "embedding_recipe"
 #: the recipe of indexes written before recipes were recorded
@@ -57,7 +57,7 @@ class RecipeChange:
 def stored_recipe(store: Store) -> str | None:
     """The recipe the index's vectors were made with (None: an empty index)."""
     found = store.meta(META_KEY)
-    if found is None and store.conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone():
+    if found is None and store.has_versions():
         return recipe_id(0.25, LEGACY_TEXT_RECIPE)
     return found
 
@@ -73,41 +73,38 @@ def migrate(store: Store, repo: GitRepo, config: Config, embedder: Embedder, pro
         return None
     progress = progress or (lambda stage, done, total: None)
     with store.transaction():
-        rows = store.conn.execute(
-            "SELECT v.id, v.blob, i.path, i.symbol_type, i.qualified_name, v.content_hash, v.parent, "
-            "v.signature, v.docstring, v.text FROM versions v JOIN identities i ON i.id = v.identity_id "
-            "ORDER BY v.blob, i.path").fetchall()
+        versions = store.every_version()
         pending: dict[str, str] = {}
         if text_recipe_of(previous) != text_recipe_of(current):
-            pending = _rederive(store, repo, config, embedder, rows)
-        embed_and_store(store.conn, embedder, pending, progress, stage="re-embed")
+            pending = _rederive(store, repo, config, embedder, versions)
+        embed_and_store(store, embedder, pending, progress, stage="re-embed")
         store.set_meta(META_KEY, current)
-        store.set_meta("generation", str(store.generation() + 1))  # vectors are rebuilt from the cache
-        store.mark_unpublished([row[0] for row in rows], point=True)
-    return RecipeChange(previous, current, len(rows), len(pending))
+        store.bump_generation()  # vectors are rebuilt from the cache
+        store.mark_unpublished([v.row for v in versions], point=True)
+    return RecipeChange(previous, current, len(versions), len(pending))
 
 
-def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder, rows) -> dict[str, str]:
+def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
+              versions: list[VersionRecord]) -> dict[str, str]:
     """New embedding texts of every version; returns those the model has not embedded yet."""
     rules = config.chunking_rules()
     texts: dict[str, str] = {}
-    chunks_of: dict[tuple[str, str], dict] = {}
-    for row_id, blob, path, symbol_type, name, content_hash, parent, signature, docstring, text in rows:
-        if (blob, path) not in chunks_of:
-            chunks_of[(blob, path)] = _chunks(repo, blob, path, rules)
-        chunk = chunks_of[(blob, path)].get((symbol_type, name))
-        if chunk is not None and chunk.content_hash == content_hash:
+    chunks_of: dict[tuple[str | None, str], dict] = {}
+    for v in versions:
+        if (v.blob, v.path) not in chunks_of:
+            chunks_of[(v.blob, v.path)] = _chunks(repo, v.blob, v.path, rules)
+        chunk = chunks_of[(v.blob, v.path)].get((v.symbol_type, v.qualified_name))
+        if chunk is not None and chunk.content_hash == v.content_hash:
             new_text = chunk.embedding_text
         else:  # the blob is gone from git: compose from what the index kept
-            new_text = embedding_text.compose(symbol_type, name, parent, signature, docstring, text, path=path)
+            new_text = embedding_text.compose(v.symbol_type, v.qualified_name, v.parent, v.signature, v.docstring,
+                                              v.text, path=v.path)
         key = embedding_key(new_text)
-        path_text = path_embedding_text(path)
+        path_text = path_embedding_text(v.path)
         path_key = embedding_key(path_text)
-        store.conn.execute("UPDATE versions SET embedding_text = ?, embed_key = ?, path_key = ? WHERE id = ?",
-                           (new_text, key, path_key, row_id))
+        store.set_embedding_text(v.row, new_text, key, path_key)
         for k, t in ((key, new_text), (path_key, path_text)):
-            if k not in texts and not store.conn.execute(
-                    "SELECT 1 FROM embeddings WHERE model = ? AND key = ?", (embedder.name, k)).fetchone():
+            if k not in texts and not store.has_embedding(embedder.name, k):
                 texts[k] = t
     return texts
 

@@ -114,7 +114,7 @@ def _check_snippet(number: int, path: str, recorded: str, repo: GitRepo) -> dict
 def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, against: str | None = None,
                        rules=None,
                        allows: Callable[[str], bool] | None = None) -> list[dict]:
-    rows = []
+    rows: list[dict] = []
     verifiers: dict[str, Verifier] = {}
     for number, query in enumerate(_json_objects(text), start=1):
         query_branch = branch or query.get("branch")

@@ -46,7 +46,7 @@ def record_failures(index_dir: Path, repository: str, branch: str, results: Iter
     """Append one failure line per failed result (see `failures_of`) and return them."""
     lines = [
         {"kind": "failure", "repository": repository, "branch": branch, "version_id": r.version_id,
-         "path": r.path, "qualified_name": r.identity.qualified_name, "verdict": r.verdict.value,
+         "path": r.path, "qualified_name": r.identity.qualified_name, "verdict": r.verdict and r.verdict.value,
          "reason": r.reason, "time": _now()}
         for r in failures_of(results, branch)
     ]

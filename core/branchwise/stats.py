@@ -122,7 +122,8 @@ def session_record(
 
 def reason_key(result: Result) -> str:
     """A failure's reason without its specifics (lines, paths), so that reasons can be counted."""
-    key = f"{result.verdict.value}: {result.reason.split(';')[0].strip()}"
+    verdict = result.verdict.value if result.verdict else "unverified"
+    key = f"{verdict}: {result.reason.split(';')[0].strip()}"
     return f"{key} (found moved)" if "moved to" in result.reason else key
 
 
@@ -168,7 +169,7 @@ def _label_overrides(results: list[Result]) -> list[dict]:
             "qualified_name": r.identity.qualified_name,
             "verdict": r.verdict.value if r.verdict else None,
             "default": default_label(r).value,
-            "label": r.label.value,
+            "label": r.label.value if r.label else None,
         }
         for r in results
         if is_override(r)

@@ -54,7 +54,7 @@ def repository_status(workspace) -> dict:
             changed = sorted(c.path for c in repo.changed_files(info.commit, entry["tip"]) if c.path in indexed_paths)
         stored = store.branch(repo_id, info.name) if repo_id is not None else None
         skipped = [{"path": path, "reason": reason} for path, reason in
-                   (store.skipped_files(stored["id"]) if stored is not None else []) if allows(path)]
+                   (store.skipped_files(stored.id) if stored is not None else []) if allows(path)]
         branch_failures = [f for f in failures if f.get("branch") == info.name]
         entry.update(
             indexed_files_changed=len(changed),

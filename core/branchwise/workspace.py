@@ -29,7 +29,7 @@ from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.gitrepo import GitRepo
-from branchwise.indexer import BranchSummary, Indexer, Progress
+from branchwise.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
 from branchwise.lock import WriteLock
 from branchwise.recipe import RecipeChange
 from branchwise.recipe import migrate as migrate_recipe
@@ -193,7 +193,7 @@ class Workspace:
     def _refresh_embeddings(self, progress: Progress | None) -> None:
         """Bring every stored version to the configured model identity (a no-op when unchanged)."""
         configured = get_embedder(self.config.model_identity)
-        Indexer(self.store, self.repo, self.config, configured, None, progress).refresh_embeddings()
+        refresh_embeddings(self.store, configured, progress)
         for name in ("embedder", "searcher"):  # queries now use the identity just recorded
             self.__dict__.pop(name, None)
 
@@ -249,7 +249,7 @@ class Workspace:
     def _indexed_commit(self, branch: str) -> str | None:
         repo_id = self.store.repo_id(self.repo.name)
         row = self.store.branch(repo_id, branch) if repo_id is not None else None
-        return row["commit_sha"] if row is not None else None
+        return row.commit_sha if row is not None else None
 
     # reading ------------------------------------------------------------------------------
 
@@ -525,7 +525,7 @@ class Workspace:
         return stats.summarize(index_dir, None, config, view=view)
 
     def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None,
-                       info: BranchInfo | None = None) -> dict:
+                       info: BranchInfo | None = None) -> dict | None:
         """Append a session's record (a search's, a review's results) to the failure-statistics
         log; `target_commit`, what the results were verified against, lets the statistics tell
         failures that re-indexing would remove from uncommitted edits. `info`: the branch's

@@ -8,6 +8,7 @@ GUI editors take `FILE:LINE` (VS Code with `-g`). The command is split like a sh
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 import shlex
 from pathlib import Path
 
@@ -15,9 +16,9 @@ COLON_STYLE = {"subl", "sublime_text", "zed", "hx", "helix"}
 GOTO_STYLE = {"code", "code-insiders", "codium", "cursor"}
 
 
-def chosen_editor(environ: dict[str, str] | None = None) -> str | None:
-    environ = os.environ if environ is None else environ
-    return environ.get("VISUAL") or environ.get("EDITOR") or None
+def chosen_editor(environ: Mapping[str, str] | None = None) -> str | None:
+    found = os.environ if environ is None else environ
+    return found.get("VISUAL") or found.get("EDITOR") or None
 
 
 def editor_command(editor: str, path: Path, line: int) -> list[str]:

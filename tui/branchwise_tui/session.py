@@ -14,6 +14,7 @@ from pathlib import Path
 
 from branchwise.bundle import BundleContext
 from branchwise.bundle.overlap import REFERENCE
+from branchwise.errors import BranchwiseError
 from branchwise.display import escape_controls
 from branchwise.labels import effective_label
 from branchwise.models import Label, Result
@@ -118,6 +119,8 @@ class ReviewSession:
             self.workspace.set_label(result, result.label or effective_label(result), note.strip())
 
     def export(self, out: Path):
+        if self.request is None:
+            raise BranchwiseError("nothing to export: search first")
         with self._lock:
             return self.workspace.export(self.request, out, against=self.against, results=self.results,
                                          use_indexed_text=frozenset(self.use_indexed_text), force=True)
@@ -130,6 +133,8 @@ class ReviewSession:
 
     def bundle_plan(self) -> BundlePlan:
         """What an export would write now, built by the core's bundler (nothing is written)."""
+        if self.request is None:
+            raise BranchwiseError("nothing to bundle: search first")
         with self._lock:
             bundle = self.workspace.build_bundle(self.request, self.results, self.against,
                                                  frozenset(self.use_indexed_text), allow_secrets=True)
@@ -195,12 +200,18 @@ class ReviewSession:
         self.use_indexed_text.symmetric_difference_update({result.version_id})
         return self.takes_current_text(result)
 
+    def _searched(self) -> Target:
+        """The last search's target; the results that ask for it exist only after one."""
+        if self.target is None:
+            raise BranchwiseError("no search yet")
+        return self.target
+
     def _context(self) -> BundleContext:
         """The search's bundle context with the reviewer's current choices and notes."""
-        return dataclasses.replace(self.target.context, use_indexed_text=frozenset(self.use_indexed_text),
+        return dataclasses.replace(self._searched().context, use_indexed_text=frozenset(self.use_indexed_text),
                                    notes=dict(self.notes))
 
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""
-        lines = self.workspace.citation_header(result, self._context(), dates=self.target.dates.get)
+        lines = self.workspace.citation_header(result, self._context(), dates=self._searched().dates.get)
         return [escape_controls(line) for line in lines]

@@ -41,7 +41,7 @@ def run(args) -> int:
     if report.recipe_change is not None:
         print(report.recipe_change.message(), file=sys.stderr)
     if args.json:
-        data = {"repository": ws.repo.name, "index": str(ws.index_dir),
+        data: dict[str, object] = {"repository": ws.repo.name, "index": str(ws.index_dir),
                 "branches": [s.to_json() for s in report]}
         if report.gc_removed is not None:
             data["gc_removed_versions"] = report.gc_removed

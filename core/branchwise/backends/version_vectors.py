@@ -25,18 +25,10 @@ def version_vectors(
 ) -> tuple[np.ndarray, np.ndarray]:
     """(ids, vectors) for those of `version_rows` whose embeddings are cached."""
     found_ids, symbol_vecs, path_vecs = [], [], []
-    for start in range(0, len(version_rows), 900):
-        chunk = version_rows[start : start + 900]
-        marks = ",".join("?" * len(chunk))
-        query = f"""
-            SELECT v.id, s.vector, p.vector FROM versions v
-            JOIN embeddings s ON s.model = ? AND s.key = v.embed_key
-            JOIN embeddings p ON p.model = ? AND p.key = v.path_key
-            WHERE v.id IN ({marks})"""
-        for row_id, symbol, path in store.conn.execute(query, (model, model, *chunk)):
-            found_ids.append(row_id)
-            symbol_vecs.append(np.frombuffer(symbol, dtype=np.float32))
-            path_vecs.append(np.frombuffer(path, dtype=np.float32))
+    for row_id, symbol, path in store.embedding_pairs(model, version_rows):
+        found_ids.append(row_id)
+        symbol_vecs.append(np.frombuffer(symbol, dtype=np.float32))
+        path_vecs.append(np.frombuffer(path, dtype=np.float32))
     if not found_ids:
         return np.zeros(0, dtype=np.int64), np.zeros((0, dim), dtype=np.float32)
     vectors = combine(np.vstack(symbol_vecs), np.vstack(path_vecs), path_weight)

@@ -236,8 +236,9 @@ def shown_for(result: Result, context: BundleContext) -> Shown:
         and result.version_id not in context.use_indexed_text
     )
     if wants_current or result.moved_unchanged:
+        current_text = result.current_text if result.current_text is not None else result.text
         return Shown(result.current_path or result.path, result.current_start_line, result.current_end_line,
-                     result.current_text, True, label, note)
+                     current_text, True, label, note)
     if result.verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER) and result.current_start_line is not None:
         return Shown(result.current_path or result.path, result.current_start_line, result.current_end_line,
                      result.current_text or result.text, False, label, note)
@@ -301,7 +302,7 @@ def _entry(result: Result, shown: Shown, piece: Piece | None, why_out: str | Non
         "commit": result.commit,
         "content_hash": result.content_hash,
         "version_id": result.version_id,
-        "verdict": result.verdict.value,
+        "verdict": result.verdict.value if result.verdict else None,
         "reason": result.reason,
         "label": shown.label.value,
         "reviewer_label": result.label.value if result.label else None,
@@ -382,7 +383,7 @@ def _refuse_secrets(pieces: list[Piece], destination: str, context: BundleContex
     if context.allow_secrets:
         return
     found = [
-        f"{finding.kind} at {piece.shown.path}:L{piece.shown.start_line + finding.line - 1}"
+        f"{finding.kind} at {piece.shown.path}:L{(piece.shown.start_line or 1) + finding.line - 1}"
         for piece in pieces
         for finding in scan(piece.code)
     ]

@@ -114,7 +114,7 @@ class _FileChunker:
         for chunk in chunks:
             if chunk.parent is not None:
                 member_signatures.setdefault(chunk.parent, []).append(chunk.signature)
-        symbol_nodes = {node.id for d in self.symbols.definitions for node in (d.node, d.outer)}
+        symbol_nodes = {node.id for d in self.symbols.definitions for node in (d.node, d.outer) if node is not None}
         for draft, chunk in zip(drafts, chunks):
             if chunk.identity.symbol_type in CONTAINER_KINDS:
                 members = member_signatures.get(chunk.identity, [])
@@ -267,6 +267,7 @@ def _unique_identities(chunker: _FileChunker, drafts: list[_Draft]) -> list[Iden
     identities = []
     for draft in drafts:
         symbol_type, name = draft.definition.symbol_type, draft.definition.qualified_name
+        assert symbol_type is not None, "a scope is never drafted as a chunk"
         seen[symbol_type, name] += 1
         count = seen[symbol_type, name]
         identities.append(chunker.identity(symbol_type, name if count == 1 else f"{name}#{count}"))

@@ -71,7 +71,7 @@ def _compact(body: str) -> str:
 
 def _append(text: str, addition: str, limit: int) -> str:
     """`text` plus as many whole lines of `addition` as fit within `limit` characters."""
-    kept = []
+    kept: list[str] = []
     size = len(text)
     for line in addition.splitlines():
         if size + 1 + len(line) > limit:

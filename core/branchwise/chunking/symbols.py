@@ -46,7 +46,7 @@ class Definition:
 
     @property
     def end_byte(self) -> int:
-        return self.outer.end_byte
+        return (self.outer or self.node).end_byte
 
 
 @dataclass

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import numpy as np
 
@@ -38,8 +39,8 @@ class OnnxEmbedder:
         self.model = model
         self.name = name
         self.dim = 384
-        self._session = None
-        self._tokenizer = None
+        self._session: Any = None  # onnxruntime.InferenceSession, loaded on first use
+        self._tokenizer: Any = None  # tokenizers.Tokenizer
         self._manifest: dict = {}
 
     def _load(self) -> None:

@@ -118,7 +118,7 @@ class AgentService:
                     continue
                 verifier.verify([result])
                 checked.append(result)
-                row.update(qualified_name=result.identity.qualified_name, verdict=result.verdict.value,
+                row.update(qualified_name=result.identity.qualified_name, verdict=result.verdict and result.verdict.value,
                            reason=result.reason)
                 if result.current_path is not None:
                     row.update(current_path=result.current_path, current_start_line=result.current_start_line,

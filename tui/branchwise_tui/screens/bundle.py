@@ -50,7 +50,7 @@ class BundleScreen(Screen[str | None]):
         included = [i for i in self.items if i.included]
         counted = f" ({self.plan.tokenizer})" if self.plan.tokenizer else ""
         yield Static(
-            f"Bundle for “{self.session.request.query}” on {self.session.branch}: {len(included)} chunks "
+            f"Bundle for “{self.session.request.query if self.session.request else ''}” on {self.session.branch}: {len(included)} chunks "
             f"for {len(self.items)} results, {self.plan.total_tokens:,} tokens{counted}", id="bundle-summary")
         yield DataTable(id="bundle-items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="bundle-error")

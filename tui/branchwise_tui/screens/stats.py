@@ -63,7 +63,7 @@ class StatsScreen(Screen[None]):
 
 
 def _table(table_id: str, columns: tuple[str, ...], rows) -> DataTable:
-    table = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
+    table: DataTable = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
     table.add_columns(*columns)
     table.add_rows([tuple(str(cell) for cell in row) for row in rows])
     return table

@@ -35,7 +35,7 @@ def verdict_badge(verdict: Verdict | None, label: Label | None = None, text_choi
 
     e.g. `changed [indexed] → reference-only`; compact: `changed [idx] → ref`.
     """
-    badge = Text(verdict.value if verdict else "unverified", style=VERDICT_STYLES.get(verdict, "italic"))
+    badge = Text(verdict.value if verdict else "unverified", style=VERDICT_STYLES[verdict] if verdict else "italic")
     if text_choice:
         badge.append(f" [{text_choice[:3] if compact else text_choice}]", style="yellow")
     if label is not None:

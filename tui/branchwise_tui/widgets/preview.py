@@ -82,8 +82,8 @@ def _diff(result: Result) -> Syntax | str:
         lineterm="",
     )
     new_start = result.current_start_line or result.start_line
-    lines = [file_lines_hunk(line, result.start_line, new_start) for line in lines]
-    return Syntax("\n".join(lines), "diff", theme=THEME, word_wrap=False)
+    shown = [file_lines_hunk(line, result.start_line, new_start) for line in lines]
+    return Syntax("\n".join(shown), "diff", theme=THEME, word_wrap=False)
 
 
 HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")

@@ -167,7 +167,7 @@ class ResultsTable(DataTable):
         compact = self._compact()
         plain = self._plain(result, compact)
         widths = self._widths
-        cells = []
+        cells: list[Text | str] = []
         for key in widths:
             if key == "verdict":
                 cells.append(self._badge(result, compact))

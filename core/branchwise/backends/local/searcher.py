@@ -23,11 +23,10 @@ from branchwise.store import Store
 
 @dataclass(frozen=True)
 class AllowedRows:
-    """One search's allowed set: its version rows (for FAISS) and the number of the fill of
-    the temporary table that holds the same rows for FTS5, which only `_scope` writes."""
+    """One search's allowed set: its version rows as FAISS takes them and as FTS5 takes them."""
 
     rows: np.ndarray
-    fill: int
+    ids: list[int]
 
 
 class Searcher(HybridSearch):
@@ -36,15 +35,14 @@ class Searcher(HybridSearch):
     def __init__(self, store: Store, repository: str, config: Config, embedder: Embedder):
         super().__init__()
         self.store = store
-        self.conn = store.conn
         self.repository = repository
         self.config = config
         self.embedder = embedder
-        self.repo_id = store.repo_id(repository)
-        if self.repo_id is None:
+        repo_id = store.repo_id(repository)
+        if repo_id is None:
             raise UsageError(f"repository {repository!r} is not in the index at {store.index_dir}")
+        self.repo_id: int = repo_id
         self._vectors: VectorIndex | None = None
-        self._fills = 0  # fills of temp.allowed so far; an AllowedRows names the one it owns
 
     @property
     def vectors(self) -> VectorIndex:
@@ -56,50 +54,21 @@ class Searcher(HybridSearch):
         return self._vectors
 
     def branches(self) -> list[BranchInfo]:
-        return [BranchInfo(r["id"], r["name"], r["commit_sha"], r["indexed_at"])
-                for r in self.store.branches(self.repo_id)]
+        return [BranchInfo(r.id, r.name, r.commit_sha, r.indexed_at) for r in self.store.branches(self.repo_id)]
 
     # the search ---------------------------------------------------------------------------
 
     def _scope(self, branch: BranchInfo, request: SearchRequest) -> AllowedRows:
-        """Version rows visible to this request, also written to temp.allowed for FTS5."""
-        if request.scope == "branch":
-            base = (
-                "SELECT l.version_row FROM live l JOIN identities i ON i.id = l.identity_id "
-                "JOIN versions v ON v.id = l.version_row WHERE l.branch_id = ?"
-            )
-            params: list = [branch.id]
-        else:
-            base = (
-                "SELECT v.id FROM versions v JOIN identities i ON i.id = v.identity_id "
-                "WHERE i.repo_id = ?"
-            )
-            params = [self.repo_id]
-        for column, value in (
-            ("i.language", request.language),
-            ("i.symbol_type", request.symbol_type),
-            ("v.path_class", request.path_class),
-        ):
-            if value:
-                base += f" AND {column} = ?"
-                params.append(value)
-        if request.path_prefix:
-            base += " AND substr(i.path, 1, ?) = ?"
-            params += [len(request.path_prefix), request.path_prefix]
-        if request.allowed_prefixes is not None:
-            clauses = ["substr(i.path, 1, ?) = ?"] * len(request.allowed_prefixes)
-            base += f" AND ({' OR '.join(clauses) or '0'})"
-            params += [part for prefix in request.allowed_prefixes for part in (len(prefix), prefix)]
-        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS allowed (id INTEGER PRIMARY KEY)")
-        self.conn.execute("DELETE FROM temp.allowed")
-        self.conn.execute(f"INSERT OR IGNORE INTO temp.allowed {base}", params)
-        rows = self.conn.execute("SELECT id FROM temp.allowed").fetchall()
-        self._fills += 1
-        return AllowedRows(np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)), self._fills)
+        """Version rows visible to this request."""
+        rows = self.store.allowed_rows(
+            branch.id if request.scope == "branch" else None, self.repo_id, language=request.language,
+            symbol_type=request.symbol_type, path_class=request.path_class, path_prefix=request.path_prefix,
+            allowed_prefixes=request.allowed_prefixes,
+        )
+        return AllowedRows(np.fromiter(rows, dtype=np.int64, count=len(rows)), rows)
 
     def _version_ids(self, keys: list[int]) -> dict[int, str]:
-        marks = ",".join("?" * len(keys))
-        return dict(self.conn.execute(f"SELECT id, version_id FROM versions WHERE id IN ({marks})", keys))
+        return self.store.version_ids(keys)
 
     def _dense(self, vector: np.ndarray, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
         return self.vectors.search(vector, allowed.rows, depth)
@@ -118,57 +87,30 @@ class Searcher(HybridSearch):
         (and among the rows matching `within`)."""
         if match is None:
             return []
-        if allowed.fill != self._fills:
-            raise RuntimeError("temp.allowed holds another search's allowed set")
-        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        narrower = " AND rowid IN (SELECT rowid FROM lexical WHERE lexical MATCH ?)" if within else ""
-        rows = self.conn.execute(
-            f"SELECT rowid, bm25(lexical, {weights}) AS rank FROM lexical "
-            f"WHERE lexical MATCH ? AND rowid IN (SELECT id FROM temp.allowed){narrower} ORDER BY rank LIMIT ?",
-            (match, *([within] if within else []), depth),
-        ).fetchall()
-        return [(row_id, -rank) for row_id, rank in rows]
+        return self.store.bm25(match, COLUMN_WEIGHTS, depth, allowed.ids, within)
 
     # turning rows into results ------------------------------------------------------------
 
     def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
-        (version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
-         path, language, symbol_type, qualified_name, identity_id, first_branch, first_commit,
-         blob, start, end, created_at, imports) = self.conn.execute(
-            "SELECT v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, v.path_class, "
-            "v.class_reason, i.path, i.language, i.symbol_type, i.qualified_name, i.id, v.first_branch, "
-            "v.first_commit, v.blob, v.start_line, v.end_line, v.created_at, v.imports "
-            "FROM versions v JOIN identities i ON i.id = v.identity_id WHERE v.id = ?",
-            (version_row,),
-        ).fetchone()
+        v = self.store.version_record(version_row)
         result = Result(
             rank=0, score=score,
-            identity=Identity(self.repository, path, language, symbol_type, qualified_name),
-            branch=first_branch, commit=first_commit, start_line=start, end_line=end,
-            indexed_at=created_at, content_hash=content_hash, text=text, blob=blob,
-            version_id=version_id, signature=signature, docstring=docstring, parent=parent,
-            imports=tuple(imports.splitlines()), path_class=PathClass(path_class), class_reason=class_reason,
+            identity=Identity(self.repository, v.path, v.language, v.symbol_type, v.qualified_name),
+            branch=v.first_branch, commit=v.first_commit, start_line=v.start_line, end_line=v.end_line,
+            indexed_at=v.created_at, content_hash=v.content_hash, text=v.text, blob=v.blob,
+            version_id=v.version_id, signature=v.signature, docstring=v.docstring, parent=v.parent,
+            imports=tuple(v.imports.splitlines()), path_class=PathClass(v.path_class), class_reason=v.class_reason,
         )
-        self._locate(result, version_row, identity_id, branch)
+        self._locate(result, version_row, branch)
         return result
 
-    def _locate(self, result: Result, version_row: int, identity_id: int, branch: BranchInfo) -> None:
+    def _locate(self, result: Result, version_row: int, branch: BranchInfo) -> None:
         """Where this version was indexed: the queried branch, another branch, or history."""
-        rows = self.conn.execute(
-            "SELECT b.id, b.name, b.commit_sha, b.indexed_at, l.blob, l.start_line, l.end_line "
-            "FROM live l JOIN branches b ON b.id = l.branch_id "
-            "WHERE l.version_row = ? ORDER BY b.id = ? DESC, b.indexed_at DESC",
-            (version_row, branch.id),
-        ).fetchall()
-        if rows:
-            _branch_id, name, commit, indexed_at, blob, start, end = rows[0]
+        places = self.store.live_places(version_row, branch.id)
+        if places:
+            name, commit, indexed_at, blob, start, end = places[0]
             return place_live(result, branch.name, name, commit, indexed_at, (blob, start, end))
-        place_history(result, self.conn.execute(
-            "SELECT b.name, t.commit_sha, t.last_commit, t.blob, t.start_line, t.end_line, t.at "
-            "FROM tombstones t JOIN branches b ON b.id = t.branch_id WHERE t.version_row = ? "
-            "ORDER BY t.branch_id = ? DESC, t.at DESC LIMIT 1",
-            (version_row, branch.id),
-        ).fetchone())
+        place_history(result, self.store.last_tombstone(version_row, branch.id))
 
     # context for bundles --------------------------------------------------------------------
 
@@ -185,21 +127,11 @@ class Searcher(HybridSearch):
     def _parent(self, result: Result) -> tuple[str, str] | None:
         if not result.parent:
             return None
-        return self.conn.execute(
-            "SELECT v.signature, v.text FROM identities i JOIN versions v ON v.identity_id = i.id "
-            "WHERE i.repo_id = ? AND i.path = ? AND i.qualified_name = ? ORDER BY v.id DESC LIMIT 1",
-            (self.repo_id, result.path, result.parent),
-        ).fetchone()
+        return self.store.parent_symbol(self.repo_id, result.path, result.parent)
 
     def live_set(self, branch: str) -> list[dict]:
         info = self.branch(branch)
-        rows = self.conn.execute(
-            "SELECT i.path, i.qualified_name, i.symbol_type, i.language, v.content_hash, "
-            "l.start_line, l.end_line, v.path_class FROM live l "
-            "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
-            "WHERE l.branch_id = ? ORDER BY i.path, l.start_line, i.qualified_name",
-            (info.id,),
-        ).fetchall()
+        rows = self.store.live_set(info.id)
         keys = ("path", "qualified_name", "symbol_type", "language", "content_hash",
                 "start_line", "end_line", "path_class")
         return [dict(zip(keys, r), commit=info.commit) for r in rows]

@@ -105,8 +105,7 @@ class VectorIndex:
     def rebuild(self) -> faiss.Index:
         """Recompute every version's vector from the SQLite embedding cache."""
         self._delta = []
-        rows = self.store.conn.execute("SELECT id FROM versions ORDER BY id").fetchall()
-        ids = [row[0] for row in rows]
+        ids = self.store.all_version_rows()
         id_parts, vector_parts = [], []
         for start in range(0, len(ids), 20000):
             part_ids, part_vectors = self.vectors_for(ids[start : start + 20000])
@@ -160,7 +159,7 @@ def write_delta(path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -
     if not delta:
         path.unlink(missing_ok=True)
         return
-    adds = [vectors for is_add, _ids, vectors in delta if is_add]
+    adds = [vectors for is_add, _ids, vectors in delta if is_add and vectors is not None]
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, kinds=np.array([is_add for is_add, _ids, _v in delta]),
              sizes=np.array([len(ids) for _a, ids, _v in delta], dtype=np.int64),

@@ -52,7 +52,7 @@ class QdrantPublisher:
 
     def rebuild(self) -> None:
         with self.store.transaction():
-            self._mark_everything()
+            self.store.mark_everything_unpublished()
         self.save()
 
     # publishing -------------------------------------------------------------------------
@@ -64,28 +64,21 @@ class QdrantPublisher:
         record = None if created else self._publisher_record()
         if record is None:  # a new collection, or one this database never wrote: send all
             with self.store.transaction():
-                self._mark_everything()
-                self.store.conn.execute("DELETE FROM published_terms")
+                self.store.mark_everything_unpublished()
+                self.store.forget_published_terms()
             average = None
         else:
             average = record["average_length"]
-        documents, counts = self._vocabulary()
+        documents, counts = self.store.vocabulary()
         today = sum(total for _docs, total in counts.values()) / max(documents, 1)
         if average is not None and abs(today / average - 1) > AVERAGE_DRIFT:
             with self.store.transaction():  # BM25 weights drifted from FTS5's: send them again
-                self._mark_everything()
+                self.store.mark_everything_unpublished()
             average = None
         average = today if average is None else average
-        conn = self.store.conn
-        while True:
-            rows = conn.execute(
-                "SELECT version_row, version_id, point FROM unpublished ORDER BY version_row LIMIT ?", (BATCH,)
-            ).fetchall()
-            if not rows:
-                break
+        while rows := self.store.unpublished(BATCH):
             self._publish_batch(models, rows, average)
-            marks = ",".join("?" * len(rows))
-            conn.execute(f"DELETE FROM unpublished WHERE version_row IN ({marks})", [r[0] for r in rows])
+            self.store.published([r[0] for r in rows])
         self._publish_terms(models, counts)
         self._publish_branches(models)
         self.client.upsert(self.branches, [models.PointStruct(
@@ -94,18 +87,9 @@ class QdrantPublisher:
                      "documents": documents, "average_length": average},
         )], wait=True)
 
-    def _vocabulary(self) -> tuple[int, dict[str, tuple[int, int]]]:
-        """FTS5's own statistics: documents, and per term (documents holding it, occurrences)."""
-        conn = self.store.conn
-        conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.lexical_terms USING fts5vocab(main, lexical, row)")
-        documents = conn.execute("SELECT COUNT(*) FROM lexical").fetchone()[0]
-        return documents, {term: (docs, total) for term, docs, total in
-                           conn.execute("SELECT term, doc, cnt FROM temp.lexical_terms")}
-
     def _publish_terms(self, models, counts: dict[str, tuple[int, int]]) -> None:
         """Send the document counts that changed since the last publishing (and drop gone terms)."""
-        conn = self.store.conn
-        published = dict(conn.execute("SELECT term, documents FROM published_terms"))
+        published = self.store.published_terms()
         changed = {t: docs for t, (docs, _total) in counts.items() if published.get(t) != docs}
         gone = [t for t in published if t not in counts]
         items = list(changed.items())
@@ -118,15 +102,7 @@ class QdrantPublisher:
             self.client.delete(self.terms, models.PointIdsList(points=sorted({lexical_sparse.term_id(t) for t in gone})),
                                wait=True)
         with self.store.transaction():
-            conn.executemany("INSERT OR REPLACE INTO published_terms VALUES (?, ?)", changed.items())
-            conn.executemany("DELETE FROM published_terms WHERE term = ?", [(t,) for t in gone])
-
-    def _mark_everything(self) -> None:
-        self.store.set_meta("publishing", "1")  # from now on every index run fills the outbox
-        self.store.conn.execute(
-            "INSERT INTO unpublished SELECT id, version_id, 1 FROM versions WHERE true "
-            "ON CONFLICT (version_row) DO UPDATE SET point = 1"
-        )
+            self.store.set_published_terms(changed, gone)
 
     def _ensure_collections(self, models) -> bool:
         """Create missing collections; True when the versions collection is new (or was lost)."""
@@ -169,7 +145,7 @@ class QdrantPublisher:
         version_rows = [r[0] for r in rows]
         records = self._records(version_rows)
         visibility = self._visibility(version_rows)
-        empty = {"branches": [], "live": {}, "gone": {}}
+        empty: dict = {"branches": [], "live": {}, "gone": {}}
         full = [row for row, _vid, point in rows if point and row in records]
         ids, vectors = version_vectors(self.store, self.model, self.dim, self.path_weight, full)
         operations = []
@@ -196,47 +172,27 @@ class QdrantPublisher:
 
     def _records(self, version_rows: list[int]) -> dict[int, tuple[dict, tuple[str, ...]]]:
         """Per version row: the payload fields that never change, and its lexical columns."""
-        marks = ",".join("?" * len(version_rows))
         out = {}
-        for (row, version_id, content_hash, text, signature, docstring, parent, path_class, class_reason,
-             first_branch, first_commit, blob, start, end, created_at, path, language, symbol_type,
-             qualified_name, repository, imports) in self.store.conn.execute(
-            "SELECT v.id, v.version_id, v.content_hash, v.text, v.signature, v.docstring, v.parent, "
-            "v.path_class, v.class_reason, v.first_branch, v.first_commit, v.blob, v.start_line, "
-            "v.end_line, v.created_at, i.path, i.language, i.symbol_type, i.qualified_name, r.name, v.imports "
-            "FROM versions v JOIN identities i ON i.id = v.identity_id "
-            f"JOIN repositories r ON r.id = i.repo_id WHERE v.id IN ({marks})",
-            version_rows,
-        ):
-            columns = fts_columns(qualified_name, signature, docstring, text, path)
+        for row, v in self.store.version_records(version_rows).items():
+            columns = fts_columns(v.qualified_name, v.signature, v.docstring, v.text, v.path)
             out[row] = ({
-                "repository": repository, "path": path, "language": language, "symbol_type": symbol_type,
-                "qualified_name": qualified_name, "version_id": version_id, "content_hash": content_hash,
-                "text": text, "signature": signature, "docstring": docstring, "parent": parent,
-                "path_class": path_class, "class_reason": class_reason, "first_branch": first_branch,
-                "first_commit": first_commit, "blob": blob, "start_line": start, "end_line": end,
-                "created_at": created_at, "imports": imports, "dirs": path_prefixes(path),
+                "repository": v.repository, "path": v.path, "language": v.language, "symbol_type": v.symbol_type,
+                "qualified_name": v.qualified_name, "version_id": v.version_id, "content_hash": v.content_hash,
+                "text": v.text, "signature": v.signature, "docstring": v.docstring, "parent": v.parent,
+                "path_class": v.path_class, "class_reason": v.class_reason, "first_branch": v.first_branch,
+                "first_commit": v.first_commit, "blob": v.blob, "start_line": v.start_line, "end_line": v.end_line,
+                "created_at": v.created_at, "imports": v.imports, "dirs": path_prefixes(v.path),
                 "symbol_words": sorted(set(lexical_sparse.tokens(columns[0]))),
             }, columns)
         return out
 
     def _visibility(self, version_rows: list[int]) -> dict[int, dict]:
-        marks = ",".join("?" * len(version_rows))
         out: dict[int, dict] = {}
-        for row, branch, blob, start, end in self.store.conn.execute(
-            "SELECT l.version_row, b.name, l.blob, l.start_line, l.end_line FROM live l "
-            f"JOIN branches b ON b.id = l.branch_id WHERE l.version_row IN ({marks})",
-            version_rows,
-        ):
+        for row, branch, blob, start, end in self.store.live_entries(version_rows):
             entry = out.setdefault(row, {"branches": [], "live": {}, "gone": {}})
             entry["branches"].append(branch)
             entry["live"][branch] = [blob, start, end]
-        for row, branch, deleted_at, last_commit, blob, start, end, at in self.store.conn.execute(
-            "SELECT t.version_row, b.name, t.commit_sha, t.last_commit, t.blob, t.start_line, t.end_line, t.at "
-            f"FROM tombstones t JOIN branches b ON b.id = t.branch_id WHERE t.version_row IN ({marks}) "
-            "ORDER BY t.at, t.id",
-            version_rows,
-        ):
+        for row, branch, deleted_at, last_commit, blob, start, end, at in self.store.tombstone_entries(version_rows):
             entry = out.setdefault(row, {"branches": [], "live": {}, "gone": {}})
             entry["gone"][branch] = [deleted_at, last_commit, blob, start, end, at]  # the latest wins
         for entry in out.values():
@@ -254,7 +210,7 @@ class QdrantPublisher:
     def _check_ownership(self, models) -> None:
         """Refuse to write a repository that another index directory publishes: two databases
         would overwrite each other's points and visibility."""
-        repositories = [name for (name,) in self.store.conn.execute("SELECT name FROM repositories")]
+        repositories = [name for _id, name in self.store.repository_ids()]
         for record in self._branch_records(models, repositories):
             if record.payload.get("store") != self._store_uid():
                 raise BranchwiseError(
@@ -265,13 +221,13 @@ class QdrantPublisher:
     def _publish_branches(self, models) -> None:
         """Branch records of this database's repositories: upsert the indexed, drop the pruned."""
         wanted = {}
-        for repo_id, repository in self.store.conn.execute("SELECT id, name FROM repositories"):
+        for repo_id, repository in self.store.repository_ids():
             for row in self.store.branches(repo_id):
-                wanted[record_id("branch", repository, row["name"])] = {
-                    "kind": "branch", "repository": repository, "name": row["name"],
-                    "commit": row["commit_sha"], "indexed_at": row["indexed_at"], "store": self._store_uid(),
+                wanted[record_id("branch", repository, row.name)] = {
+                    "kind": "branch", "repository": repository, "name": row.name,
+                    "commit": row.commit_sha, "indexed_at": row.indexed_at, "store": self._store_uid(),
                 }
-        repositories = [name for (name,) in self.store.conn.execute("SELECT name FROM repositories")]
+        repositories = [name for _id, name in self.store.repository_ids()]
         stale = [p.id for p in self._branch_records(models, repositories) if str(p.id) not in wanted]
         if wanted:
             self.client.upsert(self.branches, [models.PointStruct(id=i, vector={}, payload=p)

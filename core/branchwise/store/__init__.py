@@ -1,0 +1,24 @@
+"""The index's source of truth: one SQLite database (WAL) per index directory.
+
+This package is the only code that speaks SQL. `schema.py` holds every table; `Store` is
+one connection with the reads and writes of each concern (`database.py`: meta,
+repositories, branches; `writes.py`: an index run; `reads.py`: the local backend's search;
+`outbox.py`: a shared backend's publishing), returning records (`records.py`) or plain
+values. Vector files beside the database are derived from it and can always be rebuilt.
+"""
+
+from branchwise.store.batches import BATCH, in_batches
+from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_error, default_index_dir,
+                                       make_index_dir, require_index, resolve_index_dir, utc_now)
+from branchwise.store.outbox import Outbox
+from branchwise.store.reads import SearchReads
+from branchwise.store.records import BranchRecord, VersionRecord
+from branchwise.store.writes import IndexWrites
+
+
+class Store(IndexWrites, SearchReads, Outbox):
+    """A connection to one index database with every query the core runs on it."""
+
+
+__all__ = ["BATCH", "BUSY_TIMEOUT_SECONDS", "DB_FILE", "BranchRecord", "Store", "VersionRecord", "database_error",
+           "default_index_dir", "in_batches", "make_index_dir", "require_index", "resolve_index_dir", "utc_now"]

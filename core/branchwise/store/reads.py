@@ -1,0 +1,165 @@
+"""What the local backend reads: a search's allowed set, FTS5 rankings within it, version
+records, where a version is live or was last seen, a branch's live set, and the cached
+embeddings that make up a version's vector."""
+
+from __future__ import annotations
+
+import json
+
+from collections.abc import Iterable, Sequence
+
+from branchwise.store.batches import in_batches, marks
+from branchwise.store.database import Database
+from branchwise.store.records import VERSION_SELECT, VersionRecord
+
+
+class SearchReads(Database):
+    # the allowed set --------------------------------------------------------------------------
+
+    def allowed_rows(
+        self,
+        branch_id: int | None,
+        repo_id: int,
+        language: str | None = None,
+        symbol_type: str | None = None,
+        path_class: str | None = None,
+        path_prefix: str | None = None,
+        allowed_prefixes: Sequence[str] | None = None,
+    ) -> list[int]:
+        """The version rows a search may rank, ascending: a branch's live set, or with
+        `branch_id` None every version of the repository; narrowed by the filters and the
+        readable path prefixes."""
+        if branch_id is not None:
+            base = (
+                "SELECT DISTINCT l.version_row FROM live l JOIN identities i ON i.id = l.identity_id "
+                "JOIN versions v ON v.id = l.version_row WHERE l.branch_id = ?"
+            )
+            params: list = [branch_id]
+        else:
+            base = "SELECT v.id FROM versions v JOIN identities i ON i.id = v.identity_id WHERE i.repo_id = ?"
+            params = [repo_id]
+        for column, value in (("i.language", language), ("i.symbol_type", symbol_type), ("v.path_class", path_class)):
+            if value:
+                base += f" AND {column} = ?"
+                params.append(value)
+        if path_prefix:
+            base += " AND substr(i.path, 1, ?) = ?"
+            params += [len(path_prefix), path_prefix]
+        if allowed_prefixes is not None:
+            clauses = ["substr(i.path, 1, ?) = ?"] * len(allowed_prefixes)
+            base += f" AND ({' OR '.join(clauses) or '0'})"
+            params += [part for prefix in allowed_prefixes for part in (len(prefix), prefix)]
+        return [row[0] for row in self.conn.execute(f"{base} ORDER BY 1", params)]
+
+    def bm25(self, match: str, weights: Sequence[float], depth: int, allowed: Sequence[int],
+             within: str | None = None) -> list[tuple[int, float]]:
+        """FTS5 BM25 over the version rows `allowed` (and among the rows matching `within`):
+        (version row, score), best first, the score higher for a better match."""
+        columns = ", ".join(str(w) for w in weights)
+        narrower = " AND rowid IN (SELECT rowid FROM lexical WHERE lexical MATCH ?)" if within else ""
+        # `+rowid` keeps the allowed set a filter on the matches: as an index constraint FTS5
+        # would run the whole match once per allowed row
+        rows = self.conn.execute(
+            f"SELECT rowid, bm25(lexical, {columns}) AS rank FROM lexical WHERE lexical MATCH ? "
+            f"AND +rowid IN (SELECT value FROM json_each(?)){narrower} ORDER BY rank LIMIT ?",
+            (match, json.dumps(list(allowed)), *([within] if within else []), depth),
+        ).fetchall()
+        return [(row_id, -rank) for row_id, rank in rows]
+
+    # versions ---------------------------------------------------------------------------------
+
+    def version_ids(self, version_rows: Sequence[int]) -> dict[int, str]:
+        found: dict[int, str] = {}
+        for batch in in_batches(version_rows):
+            found.update(self.conn.execute(
+                f"SELECT id, version_id FROM versions WHERE id IN ({marks(len(batch))})", batch))
+        return found
+
+    def version_records(self, version_rows: Sequence[int]) -> dict[int, VersionRecord]:
+        found: dict[int, VersionRecord] = {}
+        for batch in in_batches(version_rows):
+            for row in self.conn.execute(f"{VERSION_SELECT} WHERE v.id IN ({marks(len(batch))})", batch):
+                found[row[0]] = VersionRecord(*row)
+        return found
+
+    def version_record(self, version_row: int) -> VersionRecord:
+        return VersionRecord(*self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
+
+    def has_versions(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None
+
+    def every_version(self) -> list[VersionRecord]:
+        """Every stored version, grouped by the blob and file it came from."""
+        return [VersionRecord(*row) for row in self.conn.execute(f"{VERSION_SELECT} ORDER BY v.blob, i.path")]
+
+    def all_version_rows(self) -> list[int]:
+        return [row[0] for row in self.conn.execute("SELECT id FROM versions ORDER BY id")]
+
+    def embedding_pairs(self, model: str, version_rows: Sequence[int]) -> list[tuple[int, bytes, bytes]]:
+        """(version row, symbol text's embedding, file path's embedding) of the rows whose two
+        embeddings are cached for `model`."""
+        found: list[tuple[int, bytes, bytes]] = []
+        for batch in in_batches(version_rows):
+            found += self.conn.execute(
+                "SELECT v.id, s.vector, p.vector FROM versions v "
+                "JOIN embeddings s ON s.model = ? AND s.key = v.embed_key "
+                "JOIN embeddings p ON p.model = ? AND p.key = v.path_key "
+                f"WHERE v.id IN ({marks(len(batch))})",
+                (model, model, *batch),
+            ).fetchall()
+        return found
+
+    def parent_symbol(self, repo_id: int, path: str, parent: str) -> tuple[str, str] | None:
+        """(signature, text) of the latest version of the symbol `parent` in the same file."""
+        return self.conn.execute(
+            "SELECT v.signature, v.text FROM identities i JOIN versions v ON v.identity_id = i.id "
+            "WHERE i.repo_id = ? AND i.path = ? AND i.qualified_name = ? ORDER BY v.id DESC LIMIT 1",
+            (repo_id, path, parent),
+        ).fetchone()
+
+    # where a version is ----------------------------------------------------------------------
+
+    def live_places(self, version_row: int, prefer_branch: int) -> list[tuple[str, str, str, str | None, int, int]]:
+        """Where a version is live: (branch, commit, indexed at, blob, start, end), the branch
+        `prefer_branch` first, then the most recently indexed."""
+        return self.conn.execute(
+            "SELECT b.name, b.commit_sha, b.indexed_at, l.blob, l.start_line, l.end_line "
+            "FROM live l JOIN branches b ON b.id = l.branch_id "
+            "WHERE l.version_row = ? ORDER BY b.id = ? DESC, b.indexed_at DESC",
+            (version_row, prefer_branch),
+        ).fetchall()
+
+    def last_tombstone(self, version_row: int, prefer_branch: int) -> tuple | None:
+        """Where a version was last deleted: (branch, deleted at, last commit, blob, start,
+        end, when), on `prefer_branch` if it was deleted there."""
+        return self.conn.execute(
+            "SELECT b.name, t.commit_sha, t.last_commit, t.blob, t.start_line, t.end_line, t.at "
+            "FROM tombstones t JOIN branches b ON b.id = t.branch_id WHERE t.version_row = ? "
+            "ORDER BY t.branch_id = ? DESC, t.at DESC LIMIT 1",
+            (version_row, prefer_branch),
+        ).fetchone()
+
+    def live_symbols(self, branch_id: int, paths: Iterable[str]) -> list[tuple]:
+        """A branch's live versions in `paths`: (path, language, symbol_type, qualified_name,
+        start_line, end_line, content_hash, text, path_class, class_reason), by path and line."""
+        rows: list[tuple] = []
+        for batch in in_batches(sorted(set(paths))):
+            rows += self.conn.execute(
+                "SELECT i.path, i.language, i.symbol_type, i.qualified_name, l.start_line, l.end_line, "
+                "v.content_hash, v.text, v.path_class, v.class_reason FROM live l "
+                "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+                f"WHERE l.branch_id = ? AND i.path IN ({marks(len(batch))})",
+                (branch_id, *batch),
+            ).fetchall()
+        return sorted(rows, key=lambda row: (row[0], row[4], row[3]))
+
+    def live_set(self, branch_id: int) -> list[tuple]:
+        """A branch's live entries: (path, qualified name, symbol type, language, content hash,
+        start, end, path class), sorted by path and line."""
+        return self.conn.execute(
+            "SELECT i.path, i.qualified_name, i.symbol_type, i.language, v.content_hash, "
+            "l.start_line, l.end_line, v.path_class FROM live l "
+            "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
+            "WHERE l.branch_id = ? ORDER BY i.path, l.start_line, i.qualified_name",
+            (branch_id,),
+        ).fetchall()
