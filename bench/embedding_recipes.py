@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -94,8 +95,33 @@ def _doc_first(parts: dict) -> str:
     return embedding_text._append(text, embedding_text._compact(parts["body"]), embedding_text.MAX_CHARS)
 
 
+_COMPOUND = re.compile(r"\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b")
+
+
+def _split_compounds(text: str) -> str:
+    """`levenshteinDistance` -> `levenshtein distance`, `get_app_dir` -> `get app dir` in code."""
+    return _COMPOUND.sub(lambda m: embedding_text.split_words(m.group(0)), text)
+
+
+def _split_body(parts: dict) -> str:
+    return embedding_text.compose(parts["symbol_type"], parts["qualified_name"], parts["parent"],
+                                  parts["signature"], parts["docstring"], _split_compounds(parts["body"]))
+
+
+def _own_words(parts: dict) -> str:
+    """The split-words line holds the symbol's own name, not its container's (said by `in ...`)."""
+    text = embedding_text.compose(parts["symbol_type"], parts["qualified_name"], parts["parent"],
+                                  parts["signature"], parts["docstring"], parts["body"])
+    lines = text.split("\n")
+    if parts["parent"] and len(lines) > 1:
+        lines[1] = embedding_text.split_words(parts["qualified_name"].rsplit(".", 1)[-1])
+    return "\n".join(lines)
+
+
 RECIPES = {
     "outline (current)": recipe_current,
+    "outline, code identifiers split into words": _split_body,
+    "outline, own name words": _own_words,
     "path+name+sig+doc+body": lambda p: _plain(p, outline=False, words=False),
     "path+name+sig+doc+body, outline for containers": lambda p: _plain(p, outline=True, words=False),
     "path+name+words+sig+doc+body, outline for containers": lambda p: _plain(p, outline=True, words=True),
@@ -123,6 +149,30 @@ def _truncation(texts: list[str], parts: list[dict], tokenizer) -> dict:
             "body_kept_when_cut": round(float(np.mean(kept)), 3) if kept else None}
 
 
+class _Counting:
+    """The ONNX runtime's `tokenizers` tokenizer, untruncated, called as the torch one is."""
+
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __call__(self, text: str, add_special_tokens: bool = True) -> dict:
+        return {"input_ids": self.tokenizer.encode(text, add_special_tokens=add_special_tokens).ids}
+
+    def decode(self, ids, skip_special_tokens: bool = True) -> str:
+        return self.tokenizer.decode(ids, skip_special_tokens=skip_special_tokens)
+
+
+def _tokenizer(model):
+    loaded = model._load()
+    if loaded is not None:  # the torch runtime returns its sentence-transformers model
+        return loaded.tokenizer
+    import copy
+
+    tokenizer = copy.deepcopy(model._tokenizer)
+    tokenizer.no_truncation()
+    return _Counting(tokenizer)
+
+
 def evaluate(repo: str, branch: str, cache: Path, embedder, settings: RankingSettings,
              recipes: list[str] | None = None) -> dict:
     parts = _capture_parts(clone(repo, cache), branch)
@@ -132,7 +182,7 @@ def evaluate(repo: str, branch: str, cache: Path, embedder, settings: RankingSet
     roles = [role_of(k[0], parts[k]["path_class"], parts[k]["language"], k[1]) for k in keys]
     from branchwise.chunking import path_embedding_text
     path_vecs = embedder.embed([path_embedding_text(k[0]) for k in keys])
-    tokenizer = embedder.inner._load().tokenizer
+    tokenizer = _tokenizer(embedder.inner)
     out = {"branch": branch, "symbols": len(keys), "questions": len(questions), "recipes": {}}
     for name, recipe in RECIPES.items():
         if recipes and name not in recipes:

@@ -29,7 +29,7 @@ from branchwise.search import SearchRequest
 SECONDARY_TARGET = 0.20
 #: the ranking before tuning: even weights, k = 60, no prior
 UNTUNED = RankingSettings(rrf_k=60.0, dense_weight=1.0, lexical_weight=1.0, name_weight=1.0,
-                          test_weight=1.0, docs_weight=1.0, example_weight=1.0)
+                          test_weight=1.0, docs_weight=1.0, example_weight=1.0, module_level_weight=1.0)
 GRID = {
     "rrf_k": (10.0, 20.0, 30.0, 60.0),
     "dense_weight": (1.0, 1.5, 2.0),
@@ -39,6 +39,7 @@ GRID = {
     "name_weight": (1.0, 2.0),
     "test_weight": (0.6, 0.4, 0.3, 0.2),
     "docs_weight": (1.0, 0.8, 0.6, 0.4),
+    "module_level_weight": (1.0, 0.7),
 }
 
 
@@ -63,7 +64,8 @@ def collect(workspace, questions, live) -> list[dict]:
                 result = searcher._result(key, 0.0, branch)
                 info[key] = (role_of(result.path, result.path_class.value, result.identity.language,
                                      result.identity.qualified_name),
-                             answer_key(result.path, result.identity.qualified_name), _is_secondary(result))
+                             answer_key(result.path, result.identity.qualified_name), _is_secondary(result),
+                             result.identity.symbol_type)
             answers = {a for a in q.answers if a in live[branch_name]}
             cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
                           "rankings": rankings, "info": info, "answers": answers,
@@ -81,10 +83,15 @@ def _refresh(cases: list[dict], repo: str) -> list[dict]:
         if q is None or case["branch"] not in q.branches:
             continue
         case.update(kind=q.kind, answers=set(q.answers), wanted=wanted_roles(q.question))
-        case["info"] = {key: (role, answer_key(*name), secondary)
-                        for key, (role, name, secondary) in case["info"].items()}
+        case["info"] = {key: (role, answer_key(*name), secondary, *kind)
+                        for key, (role, name, secondary, *kind) in case["info"].items()}
         kept.append(case)
     return kept
+
+
+def _prior(case: dict, key, settings: RankingSettings) -> float:
+    role, _answer, _secondary, *kind = case["info"][key]
+    return prior_factor(role, case["wanted"], settings, kind[0] if kind else "")
 
 
 def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ...]) -> dict:
@@ -92,7 +99,7 @@ def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ..
     reciprocal, hits, slots, secondary = 0.0, 0, 0, 0
     for case in cases:
         fused = fuse({c: case["rankings"][c] for c in channels}, settings)
-        scored = sorted(((item.score * prior_factor(case["info"][item.key][0], case["wanted"], settings), n, item.key)
+        scored = sorted(((item.score * _prior(case, item.key, settings), n, item.key)
                          for n, item in enumerate(fused)), key=lambda s: (-s[0], s[1]))[:10]
         rank = next((i for i, (_s, _n, key) in enumerate(scored, 1) if case["info"][key][1] in case["answers"]), None)
         if rank:
@@ -119,7 +126,7 @@ def search_grid(cases) -> tuple[RankingSettings, dict]:
     for values in itertools.product(*GRID.values()):
         values = dict(zip(GRID, values))
         settings = RankingSettings(**values, example_weight=values["test_weight"])
-        prior_key = (settings.rrf_k, settings.test_weight, settings.docs_weight)
+        prior_key = (settings.rrf_k, settings.test_weight, settings.docs_weight, settings.module_level_weight)
         if prior_key not in single:
             single[prior_key] = {m: replay(cases, settings, MODES[m]) for m in ("dense", "lexical")}
         figures = {"fused": replay(cases, settings, MODES["fused"]), **single[prior_key]}

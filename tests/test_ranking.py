@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from branchwise.errors import UsageError
-from branchwise.ranking import RankingSettings, fuse, role_of, wanted_roles
+from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
@@ -86,6 +86,19 @@ def test_questions_that_ask_for_tests_docs_or_examples():
     assert wanted_roles("temporary directory for a test that is removed afterwards") == frozenset()
     assert wanted_roles("an example of a custom group") == {"example"}
     assert wanted_roles("cancel an order and refund it") == frozenset()
+
+
+def test_module_level_source_comes_after_definitions_unless_a_role_is_asked_for():
+    settings = RankingSettings(module_level_weight=0.5, test_weight=0.3)
+    behaviour = frozenset()
+    assert prior_factor("source", behaviour, settings, "function") == 1.0
+    assert prior_factor("source", behaviour, settings, "struct") == 1.0
+    for kind in ("module", "constant", "config", "file"):
+        assert prior_factor("source", behaviour, settings, kind) == 0.5
+    assert prior_factor("test", behaviour, settings, "module") == 0.3  # a role's weight, not both
+    assert prior_factor("docs", frozenset({"docs"}), settings, "file") == 1.0
+    assert prior_factor("source", frozenset({"test"}), settings, "constant") == 0.3
+    assert prior_factor("source", behaviour, RankingSettings(module_level_weight=1.0), "config") == 1.0
 
 
 def test_weighted_fusion_counts_each_channel_by_its_weight():

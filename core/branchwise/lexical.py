@@ -2,7 +2,9 @@
 
 Code names are compounds (`cancelOrder`, `ensure_cancellable`, `OrderApiClient`); splitting
 them into words lets a question in words match them, and FTS5's porter stemmer then lets
-"cancellation" meet `cancel`. Documents and queries go through the same splitter.
+"cancellation" meet `cancel`. Documents and queries go through the same splitter; a
+question's British spellings are searched in the American spelling as well ("colour" meets
+`color`), since code and its docs are mostly written that way.
 """
 
 from __future__ import annotations
@@ -15,6 +17,20 @@ STOP_WORDS = frozenset(
     "a an and are as at be by do does for from how i in is it make of on or should that the "
     "this to use what when where which why with".split()
 )
+#: British spellings of a question that code and its docs spell the American way. The question's
+#: word is searched as itself OR the other spelling: a document holds one spelling, so no
+#: document counts a word twice. (Code abbreviations such as `args` for "arguments" are left
+#: out on purpose: documents hold both forms, and an OR of the two counts the word twice.)
+AMERICAN_SPELLINGS = {
+    "colour": "color", "colours": "colors", "coloured": "colored", "colouring": "coloring",
+    "behaviour": "behavior", "behaviours": "behaviors", "organise": "organize", "organised": "organized",
+    "recognise": "recognize", "recognised": "recognized", "serialise": "serialize", "serialised": "serialized",
+    "normalise": "normalize", "normalised": "normalized", "customise": "customize", "initialise": "initialize",
+    "initialised": "initialized", "initialisation": "initialization", "licence": "license", "centre": "center",
+    "favourite": "favorite", "synchronise": "synchronize",
+    "optimise": "optimize", "analyse": "analyze", "summarise": "summarize", "finalise": "finalize",
+    "finalised": "finalized", "honour": "honor", "catalogue": "catalog", "dialogue": "dialog",
+}
 
 
 #: BM25 weights of the lexical columns, in `fts_columns` order
@@ -45,17 +61,22 @@ def words(text: str) -> str:
     return " ".join(out)
 
 
-def query_terms(question: str) -> list[str]:
+def query_terms(question: str, spellings: bool = False) -> list[str]:
+    """The searchable words of a question; `spellings`: British words with their American spelling."""
     terms: list[str] = []
     for word in words(question).split():
-        if word not in STOP_WORDS and len(word) > 1 and word not in terms:
-            terms.append(word)
+        if word in STOP_WORDS or len(word) < 2:
+            continue
+        american = AMERICAN_SPELLINGS.get(word) if spellings else None
+        for term in (word, american) if american else (word,):
+            if term not in terms:
+                terms.append(term)
     return terms
 
 
 def fts_query(question: str) -> str | None:
     """An FTS5 OR-query from a question, or None when nothing in it is searchable."""
-    return " OR ".join(f'"{term}"' for term in query_terms(question)) or None
+    return " OR ".join(f'"{term}"' for term in query_terms(question, spellings=True)) or None
 
 
 def name_query(question: str) -> str | None:

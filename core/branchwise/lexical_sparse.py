@@ -78,7 +78,7 @@ def idf(documents: int, containing: int) -> float:
 
 def query_stems(question: str, name_only: bool = False) -> list[str]:
     """The stemmed words of a question; `name_only`: only as `lexical.name_query` would use."""
-    terms = query_terms(question)
+    terms = query_terms(question, spellings=not name_only)
     if name_only:
         terms = [t for t in terms if "_" not in t]
         if not 1 < len(terms) <= 4:

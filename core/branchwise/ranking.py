@@ -7,7 +7,10 @@ roles (a multiplier per role, not a filter), except for the roles the question i
 for ("tests for ...", "documentation on ..."): then those lead and source code steps back,
 so a request for tests finds tests.
 Documentation means prose (Markdown, reST, text); code that lives under `doc/` (a
-man-page generator, say) is code and ranks as code.
+man-page generator, say) is code and ranks as code. Within source, what a question about
+behaviour wants is a definition (a function, method or type); module-level code, constants,
+configuration entries and whole files without a grammar share its words but rarely answer
+it, so they get a multiplier of their own (again not a filter).
 
 Fusion is reciprocal-rank fusion with a weight per channel (dense, lexical, name), so a
 channel's share can be tuned without scores on different scales ever being compared. Every
@@ -27,6 +30,8 @@ CHANNELS = ("dense", "lexical", "name")
 ROLES = ("source", "test", "docs", "example")
 PROSE_LANGUAGES = frozenset({"markdown", "restructuredtext", "text", "asciidoc", "adoc"})
 EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
+#: source chunks that are not a definition of behaviour or of a type
+MODULE_LEVEL_KINDS = frozenset({"module", "constant", "config", "file"})
 
 #: a test function or class by its name: `test_cancel`, `TestCancel`, `Test` (any nesting level)
 _TEST_NAME = re.compile(r"(^|\.)(test_\w*|test|Test|Test[A-Z_]\w*)(\.|#|$)")
@@ -58,6 +63,8 @@ class RankingSettings:
     test_weight: float = 0.4
     docs_weight: float = 0.8
     example_weight: float = 0.4
+    #: score multiplier of module-level source chunks (MODULE_LEVEL_KINDS) (1 = off)
+    module_level_weight: float = 0.7
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":
@@ -115,12 +122,15 @@ def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings
     return sorted(fused.values(), key=lambda item: item.score, reverse=True)
 
 
-def prior_factor(role: str, wanted: frozenset[str], settings: RankingSettings) -> float:
+def prior_factor(role: str, wanted: frozenset[str], settings: RankingSettings, symbol_type: str = "") -> float:
     """The score multiplier of a symbol of `role` for a question that asks for `wanted` roles:
     source leads unless the question asks for tests, docs or examples; then those lead and
-    source code steps back as far as the least-weighted role normally does."""
+    source code steps back as far as the least-weighted role normally does. Module-level
+    source chunks (`symbol_type`) come after the definitions around them."""
     if role in wanted:
         return 1.0
     if role == "source" and wanted:
         return min(settings.role_weight(r) for r in ROLES if r != "source")
+    if role == "source" and symbol_type in MODULE_LEVEL_KINDS:
+        return settings.module_level_weight
     return settings.role_weight(role)

@@ -104,7 +104,7 @@ class HybridSearch:
             result = self._result(item.key, item.score, branch)
             role = role_of(result.path, result.path_class.value, result.identity.language,
                            result.identity.qualified_name)
-            result.score = item.score * prior_factor(role, wanted, settings)
+            result.score = item.score * prior_factor(role, wanted, settings, result.identity.symbol_type)
             result.dense_rank = item.ranks.get("dense")
             result.lexical_rank = item.ranks.get("lexical")
             result.name_rank = item.ranks.get("name")
