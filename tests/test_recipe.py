@@ -105,3 +105,44 @@ def test_a_changed_path_weight_rebuilds_vectors_without_embedding(repo, tmp_path
     assert ws.store.generation() > generation
     results = ws.search(SearchRequest("total price of items", "main", top_k=3, mode="dense"))
     assert results[0].identity.qualified_name == "total_price"
+
+
+def test_an_index_keyed_before_outlines_is_re_keyed_once(repo, tmp_path, monkeypatch):
+    """An index whose classes were keyed by all their lines (methods included): the recipe change
+    gives them their outline key, merges the versions that differed in method bodies only, and
+    keeps labels, live sets and verification right."""
+    from branchwise.chunking import chunker
+    from branchwise.models import Label, Verdict
+
+    repo.branch("faster", "main")
+    repo.checkout("faster")
+    repo.write("shop/orders.py", ORDERS.replace('order.status = "cancelled"', 'order.cancel()'))
+    repo.commit("cancel through the order")
+    repo.checkout("main")
+    with monkeypatch.context() as old:
+        old.setattr(embedding_text, "TEXT_RECIPE", "outline-1")
+        old.setattr(chunker._FileChunker, "_key_by_outline", lambda self, container, chunks: None)
+        ws = Workspace(repo.path, tmp_path / "index")
+        ws.index(["main", "faster"])
+        classes = lambda: ws.store.conn.execute(  # noqa: E731
+            "SELECT count(*) FROM versions v JOIN identities i ON i.id = v.identity_id "
+            "WHERE i.qualified_name = 'OrderService'").fetchone()[0]
+        assert classes() == 2
+        [service] = [r for r in ws.search(SearchRequest("order service", "faster", top_k=10, mode="lexical"))
+                     if r.identity.qualified_name == "OrderService"]
+        ws.set_label(service, Label.USE)
+        ws.close()
+
+    ws = Workspace(repo.path, tmp_path / "index")
+    change = ws.index(["main", "faster"]).recipe_change
+    assert change is not None and (change.rekeyed, change.merged) == (2, 1)
+    assert "keyed by their outline" in change.message()
+    assert classes() == 1
+    hashes = [{r["qualified_name"]: r["content_hash"] for r in ws.inspect(b)} for b in ("main", "faster")]
+    assert hashes[0]["OrderService"] == hashes[1]["OrderService"]
+    for branch, body in (("main", 'order.status = "cancelled"'), ("faster", "order.cancel()")):
+        [service] = [r for r in ws.search(SearchRequest("order service", branch, top_k=10, mode="lexical"))
+                     if r.identity.qualified_name == "OrderService"]
+        assert body in service.text and service.verdict is Verdict.CURRENT, service.reason
+        assert service.label is Label.USE
+    assert ws.index(["main", "faster"]).recipe_change is None  # once

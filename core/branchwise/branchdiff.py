@@ -191,6 +191,7 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     A branch (or base branch) that is not indexed at its tip is indexed first when `refresh`
     is set; otherwise that is an error naming the command to run.
     """
+    from branchwise.container_text import symbol_texts
     from branchwise.symbols import parse_symbols
 
     repo, store = workspace.repo, workspace.store
@@ -214,7 +215,7 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     if restriction is not None:
         paths = [p for p in paths if restriction.allows(p)]
     rules = workspace.config.chunking_rules()
-    new = symbols_from_rows(repo.name, store.live_symbols(branch_row.id, paths))
+    new = symbol_texts(repo, branch_commit, symbols_from_rows(repo.name, store.live_symbols(branch_row.id, paths)))
     old = parse_symbols(repo, merge_base, paths, rules)
     changes = match_symbols(old, new)
     if base_is_branch:

@@ -284,7 +284,7 @@ class Indexer:
         version_row = self.store.add_version(
             {
                 "version_id": chunk.version_id, "identity_id": identity_id, "content_hash": chunk.content_hash,
-                "text": chunk.text, "signature": chunk.signature, "docstring": chunk.docstring,
+                "text": chunk.stored_text, "signature": chunk.signature, "docstring": chunk.docstring,
                 "parent": chunk.parent.qualified_name if chunk.parent else None,
                 "embedding_text": chunk.embedding_text, "embed_key": embed_key, "path_key": path_key,
                 "path_class": chunk.path_class.value, "class_reason": chunk.class_reason,

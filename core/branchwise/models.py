@@ -79,7 +79,10 @@ class Chunk:
     """One symbol (or module/file remainder) cut from one file by the chunker.
 
     `text` is exactly lines `start_line..end_line` (1-based, inclusive) of the file,
-    decoded for display; `content_hash` is the sha256 of those lines' bytes as stored.
+    decoded for display; `content_hash` is the sha256 of those lines' bytes as stored, except
+    for a container whose members are chunks of their own: its `skeleton` (its lines with each
+    member's replaced by a marker line) and member signatures are hashed instead, so a member's
+    body edit is the member's new version alone (chunking/outline_key.py).
     """
 
     identity: Identity
@@ -96,10 +99,23 @@ class Chunk:
     embedding_text: str
     path_class: PathClass = PathClass.SOURCE
     class_reason: str = ""
+    skeleton: str | None = None
+    #: sha256 of the lines' bytes (the `content_hash` of every chunk but an outline-keyed
+    #: container; such a container's key before containers were keyed by their outline)
+    lines_hash: str = ""
 
     @property
     def version_id(self) -> str:
         return version_id(self.identity, self.content_hash)
+
+    @property
+    def stored_text(self) -> str:
+        """The text the index keeps: one copy of any line, so a container keeps its skeleton."""
+        return self.text if self.skeleton is None else self.skeleton
+
+    def has_hash(self, content_hash: str) -> bool:
+        """Is this the content `content_hash` names (also as recorded before outline keys)?"""
+        return content_hash in (self.content_hash, self.lines_hash)
 
 
 @dataclass

@@ -7,6 +7,10 @@ The recipe is recorded in the index. An index run that finds another recipe ther
 every stored version's text again (by re-chunking the file it came from, so containers get
 their outline), embeds only texts not cached yet, and has the vectors rebuilt; it says so,
 because on a large index that takes a while. A change of path weight alone re-embeds nothing.
+
+Re-deriving also re-keys what an older chunker keyed another way: a container stored under the
+hash of all its lines (methods included) gets its outline key and keeps its skeleton, and the
+versions of one container that differed only in member bodies become one version.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import embed_and_store, embedding_key
+from branchwise.models import Chunk
 from branchwise.store import Store, VersionRecord
 
 META_KEY = "embedding_recipe"
@@ -41,8 +46,15 @@ class RecipeChange:
     current: str
     versions: int
     reembedded: int
+    #: container versions given their outline key, and how many of them were one version
+    rekeyed: int = 0
+    merged: int = 0
 
     def message(self) -> str:
+        if self.rekeyed:
+            return (f"embedding recipe changed ({self.previous} -> {self.current}): {self.versions} versions "
+                    f"re-derived, {self.rekeyed} class versions keyed by their outline ({self.merged} merged: "
+                    f"they differed in method bodies only), {self.reembedded} texts embedded once")
         if text_recipe_of(self.previous) == text_recipe_of(self.current):
             return (f"embedding recipe changed ({self.previous} -> {self.current}): "
                     f"vectors of {self.versions} versions rebuilt, nothing re-embedded")
@@ -51,7 +63,7 @@ class RecipeChange:
 
     def to_json(self) -> dict:
         return {"previous": self.previous, "current": self.current, "versions": self.versions,
-                "reembedded": self.reembedded}
+                "reembedded": self.reembedded, "rekeyed": self.rekeyed, "merged": self.merged}
 
 
 def stored_recipe(store: Store) -> str | None:
@@ -75,18 +87,26 @@ def migrate(store: Store, repo: GitRepo, config: Config, embedder: Embedder, pro
     with store.transaction():
         versions = store.every_version()
         pending: dict[str, str] = {}
+        keys = _Rekeyed()
         if text_recipe_of(previous) != text_recipe_of(current):
-            pending = _rederive(store, repo, config, embedder, versions)
+            pending = _rederive(store, repo, config, embedder, versions, keys)
         embed_and_store(store, embedder, pending, progress, stage="re-embed")
         store.set_meta(META_KEY, current)
         store.bump_generation()  # vectors are rebuilt from the cache
         store.mark_unpublished([v.row for v in versions], point=True)
-    return RecipeChange(previous, current, len(versions), len(pending))
+    return RecipeChange(previous, current, len(versions), len(pending), keys.rekeyed, keys.merged)
+
+
+@dataclass
+class _Rekeyed:
+    rekeyed: int = 0
+    merged: int = 0
 
 
 def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
-              versions: list[VersionRecord]) -> dict[str, str]:
-    """New embedding texts of every version; returns those the model has not embedded yet."""
+              versions: list[VersionRecord], keys: _Rekeyed) -> dict[str, str]:
+    """New embedding texts (and keys) of every version; returns the texts the model has not
+    embedded yet."""
     rules = config.chunking_rules()
     texts: dict[str, str] = {}
     chunks_of: dict[tuple[str | None, str], dict] = {}
@@ -94,7 +114,11 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
         if (v.blob, v.path) not in chunks_of:
             chunks_of[(v.blob, v.path)] = _chunks(repo, v.blob, v.path, rules)
         chunk = chunks_of[(v.blob, v.path)].get((v.symbol_type, v.qualified_name))
-        if chunk is not None and chunk.content_hash == v.content_hash:
+        row, content_hash = v.row, v.content_hash
+        if chunk is not None and chunk.skeleton is not None and chunk.content_hash != content_hash \
+                and chunk.lines_hash == content_hash:  # a container keyed by all its lines before
+            row, content_hash = _rekey(store, row, chunk, keys), chunk.content_hash
+        if chunk is not None and chunk.content_hash == content_hash:
             new_text = chunk.embedding_text
         else:  # the blob is gone from git: compose from what the index kept
             new_text = embedding_text.compose(v.symbol_type, v.qualified_name, v.parent, v.signature, v.docstring,
@@ -102,11 +126,25 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
         key = embedding_key(new_text)
         path_text = path_embedding_text(v.path)
         path_key = embedding_key(path_text)
-        store.set_embedding_text(v.row, new_text, key, path_key)
+        store.set_embedding_text(row, new_text, key, path_key)
         for k, t in ((key, new_text), (path_key, path_text)):
             if k not in texts and not store.has_embedding(embedder.name, k):
                 texts[k] = t
     return texts
+
+
+def _rekey(store: Store, row: int, chunk: Chunk, keys: _Rekeyed) -> int:
+    """Give a container version its outline key; returns the row that holds the version now
+    (another one when a version with that key exists: they differed in member bodies only)."""
+    keys.rekeyed += 1
+    holder = store.version_row(chunk.version_id)
+    if holder is None:
+        store.rekey_version(row, chunk.version_id, chunk.content_hash, chunk.stored_text)
+        return row
+    keys.merged += 1
+    store.mark_unpublished([row], point=True)  # a shared vector backend drops its point
+    store.merge_version(row, holder)
+    return holder
 
 
 def _chunks(repo: GitRepo, blob: str | None, path: str, rules) -> dict:

@@ -9,7 +9,9 @@ The checks run from cheapest to dearest, and each stops as soon as it can decide
 1. version: indexed at the target commit and the file is clean -> `current`, with no file read
    and no git call for the result (the dirty set is computed once per `Verifier`);
 2. file: the git blob id of the file at the target equals the indexed blob -> content identical;
-3. symbol: re-chunk the current file and find the same identity; compare content hashes;
+3. symbol: re-chunk the current file and find the same identity; compare content hashes (a
+   container's hash covers its outline, not its members' bodies: a method edit makes the
+   method `changed` and leaves its class `current`, with the class's current lines attached);
 4. existence: file or symbol gone -> `deleted`, and look for the same content in the files that
    changed since the indexed commit, to say where it moved.
 
@@ -24,6 +26,7 @@ from pathlib import PurePosixPath
 from git.exc import GitCommandError
 
 from branchwise.chunking import chunk_file
+from branchwise.container_text import fill_text
 from branchwise.errors import UsageError
 from branchwise.gitrepo import GitRepo, git_blob_id
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
@@ -66,8 +69,10 @@ class Verifier:
     # public ---------------------------------------------------------------------------------
 
     def verify(self, results: list[Result]) -> list[Result]:
-        """Fill `verdict`, `reason` and the `current_*` fields of each result, in place."""
+        """Fill `verdict`, `reason` and the `current_*` fields of each result, in place; a
+        container stored as its skeleton gets its whole text back first (container_text.py)."""
         for result in results:
+            fill_text(self.repo, result)
             self._verify_one(result)
         return results
 
@@ -106,6 +111,12 @@ class Verifier:
             return _decide(result, Verdict.CHANGED, f"{reason}; now lines {found.start_line}-{found.end_line}")
         verdict = Verdict.CURRENT if same_commit else Verdict.UNCHANGED_OLDER
         reason = "content identical" if same_commit else "older commit, content identical"
+        if found.skeleton is not None and found.text != result.text:
+            # a container is its outline: members whose bodies changed are verified on their own
+            _set_current(result, result.path, found)
+            outline = "outline identical" if same_commit else "older commit, outline identical"
+            return _decide(result, verdict, f"{outline}; member bodies differ (each member is verified "
+                                            f"on its own); now lines {found.start_line}-{found.end_line}")
         if (found.start_line, found.end_line) != (result.start_line, result.end_line):
             _set_current(result, result.path, found)
             reason += (

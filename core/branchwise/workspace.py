@@ -317,6 +317,14 @@ class Workspace:
         """Give results the reviewer labels stored for their versions (what `search` does)."""
         return labels.apply_labels(self.store.conn, results)
 
+    def _parent_text(self, result: Result) -> str | None:
+        """A result's enclosing symbol's whole text (a class around a lone method)."""
+        from branchwise.container_text import text_in_file
+
+        if not result.parent:
+            return None
+        return text_in_file(self.repo, result, result.parent, self.searcher.parent_text(result), same_outline=False)
+
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
         from branchwise.verify import Verifier
@@ -374,7 +382,10 @@ class Workspace:
         conn, repository = self.store.conn, self.repo.name
 
         def member_labels(result: Result) -> list[LabelledMember]:
-            return [LabelledMember(name, label, text) for name, label, text in
+            from branchwise.container_text import text_in_file
+
+            return [LabelledMember(name, label, text_in_file(self.repo, result, name, text) or text)
+                    for name, label, text in
                     labels.member_labels(conn, repository, result.path, result.identity.qualified_name)]
 
         return BundleContext(
@@ -388,7 +399,7 @@ class Workspace:
             index_commit=branch.commit,
             index_age_seconds=_age_seconds(branch.indexed_at),
             parent_signature=self.searcher.parent_signature,
-            parent_text=self.searcher.parent_text,
+            parent_text=self._parent_text,
             member_labels=member_labels,
             use_indexed_text=use_indexed_text,
             notes=labels.notes_for(conn, repository, [r.version_id for r in results]),

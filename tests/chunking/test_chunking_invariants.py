@@ -8,6 +8,7 @@ import pytest
 
 from branchwise.chunking import chunk_file, line_range_bytes, lines_hash
 from branchwise.chunking.embedding_text import MAX_CHARS
+from branchwise.chunking.outline_key import assemble, marker_names, outline_hash, skeleton
 from branchwise.secrets import redact
 from chunking_support import DATA, branch_files, data_files
 
@@ -21,8 +22,21 @@ def assert_invariants(repository: str, path: str, data: bytes) -> None:
         assert 1 <= chunk.start_line <= chunk.end_line
         assert data[chunk.start_byte : chunk.end_byte] == raw
         assert chunk.text == redact(raw.decode("utf-8", errors="replace"))  # secrets redacted, lines kept
-        assert chunk.content_hash == hashlib.sha256(raw).hexdigest()
-        assert chunk.content_hash == lines_hash(data, chunk.start_line, chunk.end_line)
+        if chunk.skeleton is None:
+            assert chunk.content_hash == hashlib.sha256(raw).hexdigest()
+            assert chunk.content_hash == lines_hash(data, chunk.start_line, chunk.end_line)
+        else:  # keyed by its outline; its members' texts put back give its exact lines
+            members = {c.identity.qualified_name: c for c in result.chunks if c.parent == chunk.identity
+                       and chunk.start_line < c.start_line <= c.end_line <= chunk.end_line}
+            assert marker_names(chunk.skeleton) == sorted(members, key=lambda n: members[n].start_line)
+            assert assemble(chunk.skeleton, {n: m.text for n, m in members.items()}) == chunk.text
+            ordered = sorted(members.values(), key=lambda m: m.start_line)
+            cut = skeleton(data, (chunk.start_line, chunk.end_line, chunk.start_byte, chunk.end_byte),
+                           [(m.start_line, m.end_line, m.start_byte, m.end_byte, m.identity.qualified_name)
+                            for m in ordered])
+            assert chunk.skeleton == redact(cut.decode("utf-8", errors="replace"))
+            if all(m.signature == redact(m.signature) for m in ordered):  # no secret in a signature
+                assert chunk.content_hash == outline_hash(cut, [m.signature for m in ordered])
         assert chunk.identity.path == path and chunk.identity.repository == repository
         assert len(chunk.embedding_text) <= MAX_CHARS
         assert chunk.path_class == result.path_class and chunk.class_reason == result.class_reason

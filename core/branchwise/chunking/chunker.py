@@ -21,6 +21,7 @@ from branchwise.chunking.comments import clean_comments, clean_docstring
 from branchwise.chunking.grammars import GRAMMARS, parser
 from branchwise.chunking.languages import identity_language, language_for_path, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
+from branchwise.chunking.outline_key import outline_hash, skeleton
 from branchwise.chunking.pathclass import classify_path
 from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
 from branchwise.chunking.screening import skip_reason
@@ -70,6 +71,8 @@ def _redact_secrets(chunk: Chunk) -> None:
     chunk.embedding_text = redact(chunk.embedding_text)
     chunk.signature = redact(chunk.signature)
     chunk.docstring = redact(chunk.docstring)
+    if chunk.skeleton is not None:
+        chunk.skeleton = redact(chunk.skeleton)
 
 
 @dataclass
@@ -119,6 +122,7 @@ class _FileChunker:
             if chunk.identity.symbol_type in CONTAINER_KINDS:
                 members = member_signatures.get(chunk.identity, [])
                 chunk.embedding_text = self._outline_text(draft, chunk, members, symbol_nodes)
+                self._key_by_outline(chunk, chunks)
         module = self._module_chunk()
         if module is not None:
             chunks.insert(0, module)
@@ -187,6 +191,7 @@ class _FileChunker:
             imports=self.imports,
             text=decode(raw),
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose(
                 identity.symbol_type, identity.qualified_name,
                 parent.qualified_name if parent else None,
@@ -213,6 +218,24 @@ class _FileChunker:
             chunk.signature, chunk.docstring, embedding_text.outline_body(fields, members),
             path=chunk.identity.path,
         )
+
+    def _key_by_outline(self, container: Chunk, chunks: list[Chunk]) -> None:
+        """Key a container by its skeleton and member signatures (outline_key.py), when its
+        direct members sit on lines of their own inside it."""
+        members = [
+            chunk for chunk in chunks
+            if chunk.parent == container.identity and chunk is not container
+            and container.start_line <= chunk.start_line and chunk.end_line <= container.end_line
+        ]
+        found = skeleton(
+            self.data, (container.start_line, container.end_line, container.start_byte, container.end_byte),
+            [(m.start_line, m.end_line, m.start_byte, m.end_byte, m.identity.qualified_name) for m in members],
+        )
+        if found is None:
+            return
+        members.sort(key=lambda m: m.start_line)
+        container.skeleton = decode(found)
+        container.content_hash = outline_hash(found, [m.signature for m in members])
 
     def _module_chunk(self) -> Chunk | None:
         """Module-level code outside symbols, as one chunk from line 1 to its last line."""
@@ -256,6 +279,7 @@ class _FileChunker:
             imports=self.imports,
             text=decode(raw),
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose("module", name, None, "", docstring, body, path=self.path),
         )
 
@@ -296,6 +320,7 @@ def _file_chunk(repository: str, path: str, language: str, data: bytes) -> list[
             imports=(),
             text=text,
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose("file", name, None, "", "", text, path=path),
         )
     ]
@@ -325,6 +350,7 @@ def _config_chunks(repository: str, path: str, language: str, data: bytes) -> li
             imports=(),
             text=text,
             content_hash=sha256_hex(raw),
+            lines_hash=sha256_hex(raw),
             embedding_text=embedding_text.compose("config", block.name, None, signature, "", text),
         ))
     return chunks

@@ -20,8 +20,9 @@ from __future__ import annotations
 import re
 
 MAX_CHARS = 1500
-#: names the composition below; stored in the index, so a change re-embeds once (recipe.py)
-TEXT_RECIPE = "outline-1"
+#: names the composition below; stored in the index, so a change re-embeds once (recipe.py).
+#: outline-2: the same texts, and containers keyed by their outline (re-keyed once, recipe.py)
+TEXT_RECIPE = "outline-2"
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_SEPARATORS = re.compile(r"[/\\._\-\s]+")

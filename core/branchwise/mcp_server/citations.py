@@ -28,7 +28,9 @@ def citation_result(repo: GitRepo, item: dict, rules, branch: str) -> Result | N
     if blob is None:
         return None
     for chunk in chunk_file(repo.name, path, repo.read_blob(blob), rules).chunks:
-        if chunk.content_hash.startswith(wanted) and _named(item, chunk.identity):
+        # a class cited before classes were keyed by their outline names its lines' hash
+        if (chunk.content_hash.startswith(wanted) or chunk.lines_hash.startswith(wanted)) \
+                and _named(item, chunk.identity):
             return Result(
                 rank=0, score=0.0, identity=chunk.identity, branch=branch, commit=commit,
                 start_line=chunk.start_line, end_line=chunk.end_line, indexed_at="",

@@ -161,6 +161,34 @@ class IndexWrites(Database):
         self.conn.execute("UPDATE versions SET embedding_text = ?, embed_key = ?, path_key = ? WHERE id = ?",
                           (text, embed_key, path_key, version_row))
 
+    # re-keying versions (containers keyed by their outline) ------------------------------------
+
+    def rekey_version(self, version_row: int, version_id: str, content_hash: str, text: str) -> None:
+        """Give a version another key (the same content hashed another way) and the text the
+        index keeps for it; its labels follow it."""
+        self._move_labels(version_row, version_id, content_hash)
+        self.conn.execute("UPDATE versions SET version_id = ?, content_hash = ?, text = ? WHERE id = ?",
+                          (version_id, content_hash, text, version_row))
+
+    def merge_version(self, version_row: int, into: int) -> None:
+        """Version `version_row` is the version in row `into` under another key: live sets,
+        tombstones and labels move there, and the row goes with its FTS5 row."""
+        version_id, content_hash = self.conn.execute(
+            "SELECT version_id, content_hash FROM versions WHERE id = ?", (into,)).fetchone()
+        self._move_labels(version_row, version_id, content_hash)
+        for table in ("live", "tombstones"):
+            self.conn.execute(f"UPDATE {table} SET version_row = ? WHERE version_row = ?", (into, version_row))
+        self.conn.execute("DELETE FROM lexical WHERE rowid = ?", (version_row,))
+        self.conn.execute("DELETE FROM versions WHERE id = ?", (version_row,))
+
+    def _move_labels(self, version_row: int, version_id: str, content_hash: str) -> None:
+        """Labels of the version in `version_row` now name `version_id` (a label already
+        there wins)."""
+        self.conn.execute(
+            "UPDATE OR IGNORE labels SET version_id = ?, content_hash = ? "
+            "WHERE version_id = (SELECT version_id FROM versions WHERE id = ?)",
+            (version_id, content_hash, version_row))
+
     # garbage collection ---------------------------------------------------------------------
 
     def unused_versions(self, cutoff: str) -> list[int]:

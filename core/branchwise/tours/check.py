@@ -140,7 +140,8 @@ def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, bran
     if seen is None:
         return _by_name_only(verifier, number, step, repo.name)
     identity = seen.identity
-    content_hash = step.content_hash or seen.content_hash
+    # a class step recorded before classes were keyed by their outline names its lines' hash
+    content_hash = seen.content_hash if not step.content_hash or seen.has_hash(step.content_hash) else step.content_hash
     result = Result(
         rank=number, score=0.0, identity=identity, branch=branch, commit=commit,
         start_line=step.start_line or seen.start_line, end_line=step.end_line or seen.end_line,
@@ -190,10 +191,10 @@ def _by_name_only(verifier: "Verifier", number: int, step: Step, repository: str
     if not found:
         return StepCheck(number, step, Verdict.DELETED, f"no {step.qualified_name} in {step.path} at "
                          f"{verifier.target} (and no recorded commit to look for it elsewhere)", "deleted", None)
-    chunk = min(found, key=lambda c: c.content_hash != step.content_hash)
+    chunk = min(found, key=lambda c: not c.has_hash(step.content_hash))
     if not step.content_hash:
         verdict, reason = Verdict.UNVERIFIABLE, "no content hash recorded for this step (`tour fix` records one)"
-    elif chunk.content_hash == step.content_hash:
+    elif chunk.has_hash(step.content_hash):
         verdict, reason = Verdict.UNCHANGED_OLDER, "content identical (found by name; no known commit recorded)"
     else:
         verdict, reason = Verdict.CHANGED, f"symbol text differs from the recorded hash; now lines {chunk.start_line}-{chunk.end_line}"
@@ -223,7 +224,7 @@ def _seen_chunk(workspace, step: Step) -> tuple[str, Chunk | None]:
     named = [c for c in chunks if c.identity.qualified_name == step.qualified_name
              and (not step.symbol_type or c.identity.symbol_type == step.symbol_type)]
     if step.content_hash:
-        named.sort(key=lambda c: c.content_hash != step.content_hash)
+        named.sort(key=lambda c: not c.has_hash(step.content_hash))
     return commit, (named[0] if named else None)
 
 
