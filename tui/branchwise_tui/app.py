@@ -134,7 +134,8 @@ class BranchwiseApp(App[None]):
         self.post_message(ModelLoaded())
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
-        if not self.query_one(ResultsTable).loading:
+        # once results are shown their count stays in the bar (the search needed the model anyway)
+        if not self.query_one(ResultsTable).loading and not self.session.results:
             self.query_one(KeyBar).set_status("model ready")
 
     def current_request(self) -> SearchRequest | None:
