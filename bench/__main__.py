@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,22 +24,22 @@ from pathlib import Path
 
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
-             "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 3,
+             "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 10,
              "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None),
              "labels_import": 200_000,
              "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2,
-             "mcp": (None, 5, 5)},
+             "mcp": (None, 5, 5), "ivf_real": ("click", "cobra", "shop", "engine", "webapp")},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
-              "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 1,
+              "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 3,
               "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384"),
               "labels_import": 5_000,
               "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1,
-              "mcp": (("shop",), 1, 2)},
+              "mcp": (("shop",), 1, 2), "ivf_real": ("shop", "engine", "webapp")},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "branchdiff", "labels_import", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review", "mcp")
+         "realrepo_indexing", "review", "mcp", "ivf_real")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
@@ -83,7 +84,21 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         return realrepo_indexing.run(work, *sizes["realrepo_indexing"])
     if name == "mcp":
         return mcp_latency.run(work, *sizes["mcp"])
+    if name == "ivf_real":
+        from bench import ivf_real
+
+        return ivf_real.run(work, sizes["ivf_real"])
     return retrieval.run(work, sizes["retrieval"])
+
+
+def _checkout() -> str:
+    """The commit this code is at, and whether tracked files differ from it."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=Path(__file__).resolve().parent.parent,
+                              capture_output=True, text=True).stdout.strip()
+
+    dirty = git("status", "--porcelain", "--untracked-files=no")
+    return (git("rev-parse", "HEAD") or "unknown") + (" plus uncommitted changes" if dirty else "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -107,6 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench import report
 
     started = time.perf_counter()
+    commit = _checkout()  # before the run: what was measured
     items: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="branchwise-bench-") as tmp:
         work = Path(tmp)
@@ -122,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[bench] {name} done in {items[name]['item_seconds']} s", file=sys.stderr, flush=True)
     doc = {
         "meta": {"mode": mode, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                 "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
+                 "commit": commit, "machine": report.machine(), "seconds": time.perf_counter() - started, "sizes": sizes},
         "items": items,
     }
     for path in report.write(doc, args.out, dated=mode == "full" and not args.only,

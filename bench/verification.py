@@ -9,11 +9,19 @@ verifier without the fast path pays for every result: read the file's blob and r
 Results are built from the chunker's output at the first commit, as an index would store
 them; a second commit edits one symbol in each of `n_changed` files. The first slow-path
 result also lists the target tree (once per query); it is reported apart from the p50.
+
+Those two paths verify against a commit (`--against`), so no file of the work tree is looked
+at. The default target is the work tree, where a clean-looking result is only clean if `git
+status` says its file is: the work-tree part checks the repository out, then times a
+`Verifier` over the work tree (its `git status` over every file, once per query: p50 of
+`runs` fresh verifiers), the fast path through it, and a result whose file was edited in the
+work tree (read from disk, re-chunked and compared).
 """
 
 from __future__ import annotations
 
 import random
+import subprocess
 import time
 from pathlib import Path
 
@@ -86,7 +94,10 @@ def run(n_files: int, work: Path, n_samples: int = 300) -> dict:
         baseline_times.append((time.perf_counter() - started) * 1000)
 
     fast_ms, slow_ms, base_ms = _ms(fast_times), _ms(slow_times[1:]), _ms(baseline_times)
+    work_tree = _through_the_work_tree(synth, repo, before, changed, clean_paths, n_samples)
     return {
+        "work_tree": work_tree,
+        "work_tree_fast_vs_reparse": work_tree["fast"]["p50_ms"] / base_ms["p50_ms"],
         "files": len(before),
         "results_fast": len(clean),
         "results_slow": len(changed_results) - 1,
@@ -98,4 +109,50 @@ def run(n_files: int, work: Path, n_samples: int = 300) -> dict:
         "slow_vs_reparse": slow_ms["p50_ms"] / base_ms["p50_ms"],
         "target": "p50 < 1 ms fast, < 10 ms slow",
         "met": fast_ms["p50_ms"] < 1.0 and slow_ms["p50_ms"] < 10.0,
+    }
+
+
+def _through_the_work_tree(synth, repo: GitRepo, before: dict[str, str], changed: dict[str, str],
+                           clean_paths: list[str], runs: int) -> dict:
+    """Verification against the checked-out work tree: git status, the fast path, an edited file."""
+    started = time.perf_counter()
+    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=synth.path, check=True)
+    checkout_s = time.perf_counter() - started
+    now = {**before, **changed}
+    second = synth.heads["main"]
+    unchanged = [p for p in clean_paths if p not in changed]
+    clean = [rs[0] for rs in _results(now, unchanged, second).values()]
+    status_times = []
+    for _ in range(max(5, min(runs, 30))):  # a Verifier runs `git status` once, when it is made
+        repo.refresh_status()
+        started = time.perf_counter()
+        verifier = Verifier(repo, "main")
+        status_times.append((time.perf_counter() - started) * 1000)
+    assert verifier.uses_work_tree and not verifier.dirty, "the checkout must be clean"
+    fast_times = _timed(verifier, clean)
+    assert all(r.verdict is Verdict.CURRENT for r in clean), "a clean file at HEAD must be `current`"
+    assert verifier.files_read == 0, "the fast path must not read files"
+
+    edited = unchanged[: max(1, min(len(unchanged) // 2, 50))]
+    for path in edited:  # an uncommitted edit of each file's first module-level function
+        (synth.path / path).write_text(now[path].replace("options=None)", "options=None, extra=None)", 1))
+    repo.refresh_status()
+    started = time.perf_counter()
+    dirty_verifier = Verifier(repo, "main")
+    dirty_status_ms = (time.perf_counter() - started) * 1000
+    edited_results = [next(r for r in rs if "options=None)" in r.text.splitlines()[0])
+                      for rs in _results(now, edited, second).values()]
+    edited_times = _timed(dirty_verifier, edited_results)
+    assert all(r.verdict is Verdict.CHANGED for r in edited_results), "an edited symbol must be `changed`"
+    subprocess.run(["git", "checkout", "-q", "-f", "main"], cwd=synth.path, check=True)
+    return {
+        "files": len(now),
+        "checkout_s": checkout_s,
+        "git_status": _ms(status_times),
+        "git_status_runs": len(status_times),
+        "git_status_with_edits_ms": dirty_status_ms,
+        "fast": _ms(fast_times),
+        "edited": _ms(edited_times),
+        "results_fast": len(clean),
+        "results_edited": len(edited_results),
     }

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review", "mcp")
+         "realrepo_indexing", "review", "mcp", "ivf_real")
 
 
 def _numbers(value) -> list:
@@ -47,6 +47,13 @@ def test_quick_bench_reports_every_item(tmp_path):
     assert items["storage"]["vectors_per_version"] == 1.0
     assert items["filtered_search"]["product"]["recall_at_10"] > 0
     assert items["verification"]["results_slow"] > 0
+    assert items["verification"]["work_tree"]["results_edited"] > 0
+    assert items["filtered_search"]["load_after_1pct_run"]["replay_delta_s"] > 0
+    assert items["startup"]["search_cold"]["runs"] >= 3
+    ivf = items["ivf_real"]
+    assert ivf["real"]["wide"]["queries"] >= 20 and ivf["real"]["narrow"]["queries"] >= 5
+    assert ivf["real"]["nlist"] > 1 and ivf["synthetic_same_size"]["nlist"] == ivf["real"]["nlist"]
+    assert 0 < ivf["real"]["wide"]["recall_at_10"] <= 1
     assert not any(c["imports_torch"] for c in items["startup"]["light_commands"].values())
     assert items["retrieval"]["questions"] >= 5
     assert items["embedding"]["speedup"] > 0 and items["embedding"]["cosine_min"] > 0.9

@@ -28,9 +28,11 @@ UNRELATED = '''def send_welcome_mail(user):
 
 
 def crowd_file(n: int) -> str:
+    """Ten methods whose names and docstrings hold the question's words more often than the answer."""
     return "\n\n".join(
-        f'def invoice_total_{n}_{i}(invoice):\n    """Invoice total, variant {n}.{i}."""\n'
-        f"    return invoice_total_of(invoice, {i})\n"
+        f"class Variant{n}x{i}:\n    def invoice_total_invoice_total(self, invoice):\n"
+        f'        """Invoice total: the total of an invoice, invoice total {n}.{i}."""\n'
+        f"        return invoice_total_of(invoice, total={i})\n"
         for i in range(10)
     ) + "\n"
 

@@ -90,6 +90,11 @@ def test_the_fast_reader_reads_exports_exactly_as_toml(note):
 
     text = tomli_w.dumps({"repository": "shop", "label": [entry(1, note=note), entry(2, path=f"src/{note}.py")]})
     assert list(label_tables(text)) == tomllib.loads(text)["label"]
+    pin = {"branch": "main", "path": f"src/{note}.py", "qualified_name": "f", "symbol_type": "function",
+           "language": "python", "note": note, "reviewer": "ann", "pinned_at": "2026-10-01T09:00:00+00:00"}
+    both = tomli_w.dumps({"repository": "shop", "label": [entry(1, note=note)], "pin": [pin, {**pin, "branch": "x"}]})
+    pins: list = []
+    assert list(label_tables(both, pins)) == tomllib.loads(both)["label"] and pins == tomllib.loads(both)["pin"]
 
 
 @pytest.mark.parametrize("text", [

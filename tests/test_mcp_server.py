@@ -214,17 +214,31 @@ def test_freshness_and_background_refresh(indexed_shop, tmp_path):
         assert "tomorrow" in {r["qualified_name"] for r in found["results"]}
 
 
-@pytest.mark.parametrize("case", ["not a repository", "not indexed"])
+@pytest.mark.parametrize("case", ["not a repository", "not indexed", "empty index directory", "run inside"])
 def test_a_server_that_cannot_start_says_why_in_one_line(tmp_path, case):
+    """A reader never creates an index: a repository without one is refused in one line and
+    its index directory (default or given) holds no database afterwards."""
     from gittools import GitBuilder
 
-    where = tmp_path
-    if case == "not indexed":
+    where, cwd, extra = tmp_path, None, []
+    index_dir = tmp_path / "no-such-index"
+    if case != "not a repository":
         git = GitBuilder(tmp_path / "fresh")
         git.write("a.py", "def a():\n    return 1\n")
         git.commit("one")
         where = git.path
-    done = subprocess.run([sys.executable, "-m", "branchwise_cli", "mcp", "--repo", str(where)],
-                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+        index_dir = git.path / ".git" / "branchwise"
+    if case == "empty index directory":
+        index_dir = tmp_path / "empty"
+        index_dir.mkdir()
+        extra = ["--index", str(index_dir)]
+    command = [sys.executable, "-m", "branchwise_cli", "mcp", *extra]
+    if case == "run inside":
+        cwd = where
+    else:
+        command += ["--repo", str(where)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, cwd=cwd)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert ("not a git repository" if case == "not a repository" else "no indexed branch") in done.stderr
+    expected = "not a git repository" if case == "not a repository" else "no index at"
+    assert expected in done.stderr, done.stderr
+    assert not (index_dir / "index.sqlite3").exists()

@@ -94,3 +94,35 @@ def test_a_bundle_redacts_a_token_added_in_the_work_tree(tmp_path):
         text = Path(out_file).read_text()
         assert GITHUB_CLASSIC not in text
         assert 'session.headers["Authorization"] = "token <redacted>"' in text  # the current text, redacted
+
+
+def test_the_export_scans_the_text_it_writes_not_the_indexed_text(tmp_path):
+    """The last look reads what goes into the bundle. The indexed text here is clean and the
+    work tree's text (a `changed` symbol, shown as it is now) holds a token the redactor
+    missed (set by hand: the chunker redacts the shapes it knows), so the export is refused,
+    naming the work-tree line; scanning the indexed text instead would let the token through."""
+    from test_bundle import context_for, verified
+    from test_verify import indexed_results
+
+    from branchwise.bundle import write_bundle
+    from branchwise.errors import BranchwiseError
+    from branchwise.gitrepo import GitRepo
+    from branchwise.models import Verdict
+
+    builder = GitBuilder(tmp_path / "app")
+    builder.write("src/client.py", 'def make_client(session):\n    """Build the API client."""\n    return session\n')
+    commit = builder.commit("client")
+    repo = GitRepo(builder.path)
+    results = list(indexed_results(repo, "main", commit, ["src/client.py"]).values())
+    (builder.path / "src/client.py").write_text(
+        '\n\ndef make_client(session):\n    """Build the API client."""\n    session.auth = None\n    return session\n'
+    )
+    verifier = verified(repo, results)
+    (result,) = results
+    assert result.verdict is Verdict.CHANGED and result.current_text
+    assert scan(result.text) == []
+    result.current_text = result.current_text.replace("session.auth = None", f'session.auth = "{GITHUB_CLASSIC}"')
+    out = tmp_path / "bundle.md"
+    with pytest.raises(BranchwiseError, match=r"possible secrets: GitHub token at src/client.py:L5"):
+        write_bundle(results, out, context_for(repo, verifier))
+    assert not out.exists()

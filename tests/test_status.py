@@ -92,6 +92,32 @@ def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo,
     assert idle.files_parsed == 0 and idle.base == "up to date"
 
 
+def test_an_index_run_compacts_the_stale_file_to_the_failures_still_pending(repo):
+    from branchwise import stale
+
+    ws = Workspace(repo.path)
+    ws.index(["main", "feature"])
+    repo.write("src/alpha.py", "def alpha():\n    return 'alpha, edited'\n")
+    for _ in range(3):  # every search that meets the drift appends a line
+        ws.search(SearchRequest("alpha", "main", top_k=5))
+    repo.git("stash")
+    repo.checkout("feature")
+    repo.write("src/beta.py", "def beta():\n    return 'beta, edited'\n")
+    Workspace(repo.path).search(SearchRequest("beta", "feature", top_k=5))
+    repo.git("checkout", "--", "src/beta.py")
+    repo.checkout("main")
+    repo.git("stash", "pop")
+    lines = stale.stale_path(ws.index_dir).read_text().splitlines()
+    assert len(lines) == 4
+
+    Workspace(repo.path).index(["main"])  # re-parses alpha.py of main: its three lines go
+    kept = [json.loads(line) for line in stale.stale_path(ws.index_dir).read_text().splitlines()]
+    assert [(k["kind"], k["branch"], k["path"]) for k in kept] == [("failure", "feature", "src/beta.py")]
+    assert stale.pending(ws.index_dir) == kept
+    Workspace(repo.path).index(["feature"])
+    assert stale.stale_path(ws.index_dir).read_text() == ""
+
+
 def test_stale_only_reparses_at_the_indexed_commit_and_the_default_run_adds_the_diff(repo, capsys):
     ws = Workspace(repo.path)
     ws.index(["main"])

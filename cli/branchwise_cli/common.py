@@ -127,10 +127,8 @@ def workspace(args: argparse.Namespace, reader: bool = False) -> Workspace:
                "path": getattr(args, "qdrant_path", None)}
     ws = Workspace(args.repo, getattr(args, "index", None), user=getattr(args, "user", None), backend=choices,
                    create=not reader)
-    if reader and ws.backend.kind == "qdrant":
-        ws.create = True  # the server holds the index; the directory only keeps local labels and statistics
-    elif reader:
-        ws.require_index()
+    if reader:
+        ws.require_readable()
     return ws
 
 

@@ -17,6 +17,8 @@ import tomllib
 from collections.abc import Iterable, Iterator
 
 _HEADER = "[[label]]"
+_PIN_HEADER = "[[pin]]"
+_PIN_MARK = "\0pin"  # marks a pin table while it is read (no TOML key can be this)
 #: `key = "value"`, the value a TOML basic string (tabs allowed raw, as TOML allows them)
 #: without surrogate or 8-digit escapes
 _LINE = re.compile(
@@ -31,9 +33,10 @@ class NotExportFormat(Exception):
     """The text is not in the subset `labels export` writes: read it with tomllib."""
 
 
-def label_tables(lines: Iterable[str]) -> Iterator[dict]:
+def label_tables(lines: Iterable[str], pins: list[dict] | None = None) -> Iterator[dict]:
     """The `[[label]]` tables of an exported labels file (its text, or its lines as a file
-    yields them), one at a time; NotExportFormat as soon as a line is outside the subset."""
+    yields them), one at a time; NotExportFormat as soon as a line is outside the subset.
+    `[[pin]]` tables are appended to `pins` as they are met (without it they are outside)."""
     top: set[str] = set()
     current: dict | None = None
     if isinstance(lines, str):
@@ -41,21 +44,27 @@ def label_tables(lines: Iterable[str]) -> Iterator[dict]:
     for line in lines:
         if line in ("", "\n"):
             continue
-        if line.rstrip("\n") == _HEADER:
-            if current is not None:
+        header = line.rstrip("\n")
+        if header == _HEADER or (header == _PIN_HEADER and pins is not None):
+            if current is not None and not current.get(_PIN_MARK):
                 yield current
             current = {}
+            if header == _PIN_HEADER:
+                current[_PIN_MARK] = True
+                pins.append(current)  # type: ignore[union-attr]
             continue
         key, value = _key_value(line)
         seen = top if current is None else current
-        if key in seen or (current is None and key == "label"):
+        if key in seen or (current is None and key in ("label", "pin")):
             raise NotExportFormat
         if current is None:
             top.add(key)
         else:
             current[key] = value
-    if current is not None:
+    if current is not None and not current.get(_PIN_MARK):
         yield current
+    for table in pins or []:
+        table.pop(_PIN_MARK, None)
 
 
 def _key_value(line: str) -> tuple[str, str]:
@@ -72,6 +81,11 @@ def _key_value(line: str) -> tuple[str, str]:
     return key, json.loads(value, strict=False)
 
 
-def toml_label_tables(text: str) -> list:
-    """The `label` array of any TOML text (tomllib's errors for bad TOML)."""
-    return tomllib.loads(text).get("label", [])
+def toml_label_tables(text: str, pins: list | None = None) -> list:
+    """The `label` array of any TOML text (tomllib's errors for bad TOML); its `pin` array
+    is appended to `pins` (a non-list value as it is, for the caller to refuse)."""
+    document = tomllib.loads(text)
+    if pins is not None and "pin" in document:
+        found = document["pin"]
+        pins.extend(found) if isinstance(found, list) else pins.append(None)  # refused: not a table
+    return document.get("label", [])

@@ -25,10 +25,11 @@ from pathlib import Path
 
 import tomli_w
 
-from branchwise import labelfile
+from branchwise import labelfile, pins
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 from branchwise.store import labels as store_labels
+from branchwise.store import pins as store_pins
 
 IDENTITY_FIELDS = ("path", "language", "symbol_type", "qualified_name")
 
@@ -51,8 +52,9 @@ class LabelRecord:
 
 
 def ensure_schema(conn: sqlite3.Connection) -> None:
-    """The labels table in a database that is not an index (an index database has it)."""
+    """The labels and pins tables in a database that is not an index (an index database has them)."""
     store_labels.ensure_labels_table(conn)
+    store_pins.ensure_pins_table(conn)
 
 
 # default handling ----------------------------------------------------------------------------
@@ -161,7 +163,7 @@ def _record(row: tuple) -> LabelRecord:
 def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
                   allows: Callable[[str], bool] | None = None) -> int:
     """Write the repository's labels (with `allows`, those of paths it allows) as `[[label]]`
-    tables; returns how many were written."""
+    tables, and its pins as `[[pin]]` tables; returns how many labels were written."""
     records = [r for r in list_labels(conn, repository) if allows is None or allows(r.path)]
     document = {
         "repository": repository,
@@ -180,6 +182,9 @@ def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
             for r in records
         ],
     }
+    pinned = [p for p in pins.list_pins(conn, repository) if allows is None or allows(p.path)]
+    if pinned:  # an empty array would be written inline, outside the subset labelfile reads fast
+        document["pin"] = pins.export_tables(pinned)
     write_atomically(Path(path), tomli_w.dumps(document).encode("utf-8"))
     return len(records)
 
@@ -201,24 +206,30 @@ def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
         for number, entry in enumerate(entries, start=1):
             yield _row(path, number, entry, repository, allows, now, reviewer)
 
+    def pin_rows(tables: list) -> list[tuple]:
+        return pins.import_rows(str(path), tables, repository, allows, now, reviewer, repository_relative)
+
     try:
         try:
             with path.open(encoding="utf-8", newline="") as lines:  # read as it is stored, line by line
-                return _store_all(conn, rows_of(labelfile.label_tables(lines)))
+                tables: list = []
+                return _store_all(conn, rows_of(labelfile.label_tables(lines, tables)), lambda: pin_rows(tables))
         except labelfile.NotExportFormat:
-            entries = labelfile.toml_label_tables(path.read_text(encoding="utf-8"))
+            tables = []
+            entries = labelfile.toml_label_tables(path.read_text(encoding="utf-8"), tables)
     except OSError as error:
         raise UsageError(f"cannot read labels file {path}: {error.strerror or error}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"bad labels file {path}: {error}") from None
     if not isinstance(entries, list):
         raise UsageError(f"bad labels file {path}: 'label' must be an array of tables ([[label]])")
-    return _store_all(conn, rows_of(entries))
+    return _store_all(conn, rows_of(entries), lambda: pin_rows(tables))
 
 
-def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
+def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple], pin_rows: Callable[[], list[tuple]]) -> int:
     """Insert every row in one transaction; the rows are checked as they come, and the first
-    bad one (or a kill) rolls all of them back, so nothing is held in memory but the file."""
+    bad one (or a kill) rolls all of them back, so nothing is held in memory but the file.
+    The pins (read while the labels stream by) are checked and stored in the same transaction."""
     stored = 0
 
     def counted():
@@ -227,7 +238,7 @@ def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple]) -> int:
             stored += 1
             yield row
 
-    store_labels.put_labels(conn, counted())
+    store_labels.put_labels(conn, counted(), pins=pin_rows)
     return stored
 
 
@@ -322,3 +333,7 @@ def member_labels(conn: sqlite3.Connection, repository: str, path: str, qualifie
     """
     rows = store_labels.member_label_rows(conn, repository, path, qualified_name)
     return [(name, Label(label), text) for name, label, text in rows]
+
+
+#: who labels or pins when no name is given: the OS user
+default_reviewer = _default_reviewer

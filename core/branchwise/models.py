@@ -169,6 +169,8 @@ class Result:
     dense_rank: int | None = None
     lexical_rank: int | None = None
     name_rank: int | None = None
+    #: a pinned symbol of the queried branch, moved to the top of the candidates (pins.py)
+    pinned: bool = False
 
     @property
     def path(self) -> str:
@@ -209,6 +211,7 @@ class Result:
             "dense_rank": self.dense_rank,
             "lexical_rank": self.lexical_rank,
             "name_rank": self.name_rank,
+            "pinned": self.pinned,
         }
         if self.history:
             data["history"] = self.history_note or True

@@ -20,6 +20,7 @@ import numpy as np
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
+from branchwise.pins import pinned_first
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 
 if TYPE_CHECKING:
@@ -44,6 +45,9 @@ class SearchRequest:
     mode: str = "fused"
     #: what the access file lets the user read (None: everything); narrows the allowed set
     allowed_prefixes: tuple[str, ...] | None = None
+    #: pinned symbols of the branch, (path, language, symbol_type, qualified_name): moved to the
+    #: top when the rankings find them (see pins.py)
+    pinned: frozenset[tuple[str, str, str, str]] = frozenset()
 
 
 @dataclass
@@ -91,7 +95,8 @@ class HybridSearch:
         if request.mode == "fused":
             rankings["name"] = self._names(request.query, scope, depth)
         rankings = {channel: self._settle_ties(ranking) for channel, ranking in rankings.items()}
-        return self._assemble(self._ranked(request.query, rankings, branch), branch, request)
+        ranked = pinned_first(self._ranked(request.query, rankings, branch), request.pinned)
+        return self._assemble(ranked, branch, request)
 
     def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]],
                 branch: BranchInfo) -> list[Result]:

@@ -6,7 +6,8 @@ behind it no longer describes the code it is used with, and it should be rebuilt
 `<index_dir>/stale.jsonl`, without taking the index's write lock, the way the statistics log
 is written. The next index run of that branch, which holds the lock, re-parses exactly the
 flagged files (even when the branch tip did not move) and appends a `reparsed` line for each,
-which settles every failure of that file recorded before it.
+which settles every failure of that file recorded before it. At the end of the run the file
+is compacted to the failures still pending, so it does not grow with every failure ever met.
 
 A failure line: {"kind": "failure", "repository", "branch", "version_id", "path",
 "qualified_name", "verdict", "reason", "time"}; a settling line: {"kind": "reparsed",
@@ -16,6 +17,7 @@ A failure line: {"kind": "failure", "repository", "branch", "version_id", "path"
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -76,6 +78,33 @@ def pending(index_dir: Path, repository: str | None = None, branch: str | None =
             for key in [k for k, f in open_failures.items() if k[:2] == where and f.get("path") == line.get("path")]:
                 del open_failures[key]
     return sorted(open_failures.values(), key=lambda f: f.get("time") or "")
+
+
+def compact(index_dir: Path) -> int:
+    """Rewrite the file with only the failures still pending (called by index runs, under the
+    write lock); returns how many lines were dropped.
+
+    Readers append without the lock, so a line appended while the file is rewritten could be
+    lost; the rewrite re-reads when the file grew meanwhile, and a failure lost anyway is
+    recorded again by the next search that meets it.
+    """
+    path = stale_path(index_dir)
+    for _attempt in range(3):
+        if not path.exists():
+            return 0
+        size = path.stat().st_size
+        lines = _lines(index_dir)
+        kept = pending(index_dir)
+        if len(kept) == len(lines):
+            return 0
+        text = "".join(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n" for line in kept)
+        temp = path.with_name(f".{STALE_FILE}.tmp")
+        temp.write_text(text, encoding="utf-8")
+        if path.stat().st_size == size:
+            os.replace(temp, path)
+            return len(lines) - len(kept)
+        temp.unlink(missing_ok=True)
+    return 0
 
 
 def pending_paths(index_dir: Path, repository: str, branch: str) -> set[str]:

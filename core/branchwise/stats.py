@@ -59,11 +59,14 @@ def record_session(
     results: list[Result],
     overrides: Iterable[Mapping] | None = None,
     target_commit: str | None = None,
+    used: Iterable[Result] = (),
 ) -> dict | None:
     """Append one session's record to the log and return it (None when the log is read-only).
 
     `overrides` lists the reviewer's departures from the default handling; when None they are
-    taken from the results' labels (see `branchwise.labels.is_override`).
+    taken from the results' labels (see `branchwise.labels.is_override`). `used`: the results
+    the session took as `use` (a bundle's use section, a review's `use` labels), counted by
+    `branchwise stats --used` (see usage.py).
     """
     if kind not in KINDS:
         raise UsageError(f"unknown session kind {kind!r} (choose {', '.join(KINDS)})")
@@ -71,7 +74,7 @@ def record_session(
     if not index_dir.is_dir():
         raise UsageError(f"no index directory at {index_dir}")
     record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides,
-                            target_commit)
+                            target_commit, used)
     try:
         with stats_path(index_dir).open("a", encoding="utf-8") as log:
             log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
@@ -89,6 +92,7 @@ def session_record(
     results: list[Result],
     overrides: Iterable[Mapping] | None = None,
     target_commit: str | None = None,
+    used: Iterable[Result] = (),
 ) -> dict:
     """One session's record (what `record_session` appends), without writing it."""
     verdicts = Counter(r.verdict.value if r.verdict else "unverified" for r in results)
@@ -117,7 +121,17 @@ def session_record(
         "directories": dict(Counter(directory_of(r.path) for r in failures).most_common()),
         "overrides": list(overrides) if overrides is not None else _label_overrides(results),
         "commits": dict(Counter(r.commit for r in results if r.commit).most_common()),
+        "used": [used_entry(r) for r in used],
     }
+
+
+def used_entry(result: Result) -> dict:
+    """What the log keeps of a version taken as `use`: enough to verify it again later."""
+    i = result.identity
+    return {"version_id": result.version_id, "path": i.path, "language": i.language, "symbol_type": i.symbol_type,
+            "qualified_name": i.qualified_name, "content_hash": result.content_hash, "branch": result.branch,
+            "commit": result.commit, "blob": result.blob, "start_line": result.start_line,
+            "end_line": result.end_line, "path_class": result.path_class.value}
 
 
 def reason_key(result: Result) -> str:
@@ -220,7 +234,7 @@ def _well_formed(record: object) -> bool:
         value = record.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             return False
-    if not isinstance(record.get("overrides", []), list):
+    if not isinstance(record.get("overrides", []), list) or not isinstance(record.get("used", []), list):
         return False
     return all(isinstance(record.get(key, {}), dict) for key in ("verdicts", "reasons", "directories", "commits"))
 
@@ -274,6 +288,8 @@ def restrict_record(record: dict, restriction: Restriction | None) -> dict:
     shown["overrides"] = [o for o in record.get("overrides") or []
                           if isinstance(o, dict) and isinstance(o.get("path"), str) and restriction.allows(o["path"])]
     shown["directories"] = {d: n for d, n in (record.get("directories") or {}).items() if readable_directory(d)}
+    shown["used"] = [u for u in record.get("used") or []
+                     if isinstance(u, dict) and isinstance(u.get("path"), str) and restriction.allows(u["path"])]
     return shown
 
 

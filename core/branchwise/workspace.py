@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from branchwise import labels, stale, stats
+from branchwise import labels, pins, stale, stats, usage
 from branchwise.access import Restriction, restriction_for
 from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import (
@@ -34,6 +34,7 @@ from branchwise.lock import WriteLock
 from branchwise.recipe import RecipeChange
 from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
+from branchwise.pins import Pin, PinKey
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
 
@@ -183,6 +184,7 @@ class Workspace:
                 summary = indexer.index_branch(name, reparse=paths, at=at)
                 report.append(summary)
                 stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
+            stale.compact(self.index_dir)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
@@ -257,6 +259,15 @@ class Workspace:
         """Refuse (exit 2) when the index directory holds no index yet."""
         require_index(self.index_dir)
 
+    def require_readable(self) -> None:
+        """For a reader: refuse (exit 2) a directory without an index, never creating one; with
+        the qdrant backend the server holds the index and the directory only keeps local
+        labels and statistics, so it may be created."""
+        if self.backend.kind == "qdrant":
+            self.create = True
+        else:
+            self.require_index()
+
     @cached_property
     def restriction(self) -> Restriction | None:
         """What the access file lets the user read here; raises when it is nothing at all."""
@@ -286,7 +297,8 @@ class Workspace:
 
         `verifier` (for `request.branch`) lets many searches, or a search and its bundle
         context, share one target lookup."""
-        results = self.searcher.search(self._restricted(request))
+        request = dataclasses.replace(self._restricted(request), pinned=self.pinned_keys(request.branch))
+        results = self.searcher.search(request)
         (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
         if against is None:  # a failure against some other revision says nothing of the index
@@ -472,7 +484,8 @@ class Workspace:
         context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
         report = write_bundle(results, Path(out), context, force=force, index_dir=self.index_dir)
         stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
-                             context.index_age_seconds, results, target_commit=context.target_commit)
+                             context.index_age_seconds, results, target_commit=context.target_commit,
+                             used=usage.bundle_uses(results, report.entries))
         return report
 
     # labels -------------------------------------------------------------------------------
@@ -496,6 +509,61 @@ class Workspace:
     def export_labels(self, path: Path) -> int:
         """Write this repository's labels (those the user may read) as TOML; returns how many."""
         return labels.export_labels(self.store.conn, self.repo.name, Path(path), allows=self._allows)
+
+    def labels(self) -> list[dict]:
+        """This repository's labels (those the user may read), by path and name."""
+        allows = self._allows
+        return [{"path": r.path, "qualified_name": r.qualified_name, "symbol_type": r.symbol_type,
+                 "language": r.language, "content_hash": r.content_hash, "version_id": r.version_id,
+                 "label": r.label.value, "note": r.note, "reviewer": r.reviewer, "labelled_at": r.labelled_at}
+                for r in labels.list_labels(self.store.conn, self.repo.name) if allows is None or allows(r.path)]
+
+    # pins ---------------------------------------------------------------------------------
+
+    def pin(self, result: Result, branch: str, note: str = "") -> None:
+        """Pin the result's symbol on `branch`: later searches there put it first whenever
+        they find it (see pins.py)."""
+        if self._allows is not None and not self._allows(result.path):
+            raise UsageError(f"{result.path} is outside what you may read")
+        with self._writing():
+            pins.pin(self.store.conn, self.repo.name, branch, result, note, labels.default_reviewer())
+        result.pinned = not result.history
+
+    def unpin(self, result: Result, branch: str) -> bool:
+        """Remove the pin of the result's symbol on `branch`; True if there was one."""
+        with self._writing():
+            found = pins.unpin(self.store.conn, self.repo.name, branch, result)
+        result.pinned = False
+        return found
+
+    def pins(self, branch: str | None = None) -> list[Pin]:
+        """The pins of this repository (of one branch), those the user may read."""
+        allows = self._allows
+        return [p for p in pins.list_pins(self.store.conn, self.repo.name, branch) if allows is None or allows(p.path)]
+
+    def pinned_keys(self, branch: str) -> frozenset[PinKey]:
+        return pins.pinned_keys(self.store.conn, self.repo.name, branch)
+
+    def live_symbol(self, branch: str, path: str, qualified_name: str) -> Result:
+        """The version of one symbol in a branch's live set, with its text read from git (not
+        verified yet): what `labels pin` and the MCP `symbol` tool name."""
+        from branchwise.models import Identity, PathClass, version_id
+
+        rows = [row for row in self.inspect(branch) if row["path"] == path and row["qualified_name"] == qualified_name]
+        if not rows:
+            raise UsageError(f"no symbol {qualified_name!r} in {path} on {branch} (search finds symbols by description)")
+        row = rows[0]
+        identity = Identity(self.repo.name, path, row["language"], row["symbol_type"], qualified_name)
+        blob = self.repo.blob_at(row["commit"], path)
+        lines = self.repo.read_blob(blob).decode("utf-8", "replace").splitlines(keepends=True) if blob else []
+        info = self.searcher.branch(branch)
+        return Result(
+            rank=1, score=0.0, identity=identity, branch=branch, commit=row["commit"],
+            start_line=row["start_line"], end_line=row["end_line"], indexed_at=info.indexed_at,
+            content_hash=row["content_hash"], text="".join(lines[row["start_line"] - 1 : row["end_line"]]),
+            blob=blob, version_id=version_id(identity, row["content_hash"]),
+            path_class=PathClass(row.get("path_class") or PathClass.SOURCE.value),
+        )
 
     @property
     def _allows(self):
@@ -536,15 +604,41 @@ class Workspace:
         return stats.summarize(index_dir, None, config, view=view)
 
     def record_session(self, kind: str, branch: str, results: list[Result], target_commit: str | None = None,
-                       info: BranchInfo | None = None) -> dict | None:
+                       info: BranchInfo | None = None, used: list[Result] | None = None) -> dict | None:
         """Append a session's record (a search's, a review's results) to the failure-statistics
         log; `target_commit`, what the results were verified against, lets the statistics tell
         failures that re-indexing would remove from uncommitted edits. `info`: the branch's
-        record when the caller has it (the review app, quitting while a worker uses the index)."""
+        record when the caller has it (the review app, quitting while a worker uses the index).
+        `used`: the results taken as `use` (default: for a review, those the reviewer labelled
+        `use`; otherwise none)."""
         info = info or next((b for b in self.indexed_branches() if b.name == branch), None)
+        if used is None:
+            used = usage.review_uses(results) if kind == "review" else []
         return stats.record_session(self.index_dir, kind, self.repo.name, branch, info.commit if info else None,
                                     _age_seconds(info.indexed_at) if info else None, results,
-                                    target_commit=target_commit)
+                                    target_commit=target_commit, used=used)
+
+    def used_versions(self, branch: str | None = None, limit: int = 20) -> dict:
+        """The versions most often taken as `use` in the logged sessions of this repository (of
+        one branch), each verified now against its branch (see usage.py)."""
+        if not self.create:
+            require_index(self.index_dir)
+        restriction = self.restriction
+        records, _bad = stats.load_records(self.index_dir, self.repo.name)
+        records = [stats.restrict_record(r, restriction) for r in records]
+        rows = usage.most_used(records, branch)[:limit]
+        verifiers: dict[str, Any] = {}
+        for row in rows:
+            usage.verify_row(row, self._verifier_for(row["branch"], verifiers), self.repo.name)
+            row["pinned"] = usage.pin_key(row) in self.pinned_keys(row["branch"])
+        return {"repository": self.repo.name, "branch": branch, "sessions": len(records),
+                "limit": limit, "used": rows}
+
+    def _verifier_for(self, branch: str, verifiers: dict[str, Any]):
+        """One verifier per branch (None when the branch no longer exists in the repository)."""
+        if branch not in verifiers:
+            verifiers[branch] = self.verifier(branch) if branch in self.repo.branches() else None
+        return verifiers[branch]
 
 
 def _age_seconds(indexed_at: str) -> float | None:

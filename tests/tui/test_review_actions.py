@@ -324,6 +324,8 @@ async def test_help_lists_every_key_and_q_quits_from_it(shop_index):
         table = keys.content  # the rows drawn: (key, description) pairs side by side
         cells = [str(cell) for column in table.columns for cell in column.cells]
         assert all(key.description in cells and key.shown in cells for key in KEYS)
+        hidden = {b.key for b in app.BINDINGS} - {k.key for k in KEYS} - {"escape"}  # Esc: back to the results
+        assert not hidden, f"bindings missing from the help: {hidden}"
         assert table.row_count >= len(KEYS) // 2
         assert keys.region.height == table.row_count  # every row is on screen
         assert app.screen.query_one("#help-box").region.right <= 80

@@ -33,7 +33,7 @@ from branchwise_tui.editor import chosen_editor, editor_command
 from branchwise_tui.keys import KEYS
 from branchwise_tui.messages import (
     BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, ModelLoaded, NoteSaved,
-    SearchCompleted, StatsLoaded,
+    PinsSaved, SearchCompleted, StatsLoaded,
 )
 from branchwise_tui.screens.bundle import BundleScreen
 from branchwise_tui.screens.filter import FilterScreen
@@ -53,6 +53,7 @@ WORK_NAMES = {
     "stats": "Statistics failed",
     "status": "Index status failed",
     "label": "Label not saved",
+    "pin": "Pin not saved",
     "note": "Note not saved",
     "branches": "Could not list the indexed branches",
     "model": "The model did not load",
@@ -75,7 +76,6 @@ class BranchwiseApp(App[None]):
     BINDINGS = [
         *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False) for k in KEYS if k.key != "enter"),
         Binding("escape", "focus_results", "Results", show=False),
-        Binding("I", "index_status", "Index status", show=False),
     ]
 
     #: set by `runner.run_app`: quitting ends the process at once (see `runner.leave_now`)
@@ -134,7 +134,8 @@ class BranchwiseApp(App[None]):
         self.post_message(ModelLoaded())
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
-        if not self.query_one(ResultsTable).loading:
+        # once results are shown their count stays in the bar (the search needed the model anyway)
+        if not self.query_one(ResultsTable).loading and not self.session.results:
             self.query_one(KeyBar).set_status("model ready")
 
     def current_request(self) -> SearchRequest | None:
@@ -250,6 +251,33 @@ class BranchwiseApp(App[None]):
             self.notify(f"Labelled {len(message.results)} results.")
         table.refresh_results()
         self.measure_bundle()
+
+    def action_toggle_pin(self) -> None:
+        """Pin the marked rows' symbols, else the selected one's, on this branch: later searches
+        here put them first when they find them; when all are pinned already, unpin them."""
+        targets = [r for r in self.query_one(ResultsTable).targets if not r.history]
+        if not targets:
+            if self.selected is not None:
+                self.notify("History is not on this branch: only its own code can be pinned.", severity="warning")
+            return
+        self.save_pins(targets, not all(r.pinned for r in targets))
+
+    @work(thread=True, group="pin", name="pin", exit_on_error=False)
+    def save_pins(self, results: list[Result], pinned: bool) -> None:
+        self.session.set_pins(results, pinned)
+        self.post_message(PinsSaved(results, pinned))
+
+    def on_pins_saved(self, message: PinsSaved) -> None:
+        table = self.query_one(ResultsTable)
+        what = (message.results[0].identity.qualified_name if len(message.results) == 1
+                else f"{len(message.results)} symbols")
+        if len(message.results) > 1:
+            table.marked.clear()
+        table.refresh_results()
+        if message.pinned:
+            self.notify(f"Pinned {what} on {self.session.branch}: offered first when a search here finds it.")
+        else:
+            self.notify(f"Unpinned {what} on {self.session.branch}.")
 
     def measure_bundle(self) -> None:
         """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""

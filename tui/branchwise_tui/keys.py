@@ -24,6 +24,7 @@ KEYS = (
     Key("x", "x", "label('exclude')", "excl", "label: exclude from the bundle", "Review", 2),
     Key("t", "t", "toggle_text", "cur/idx", "changed: current/indexed text", "Review", 6),
     Key("n", "n", "edit_note", "note", "write the label's note", "Review", 7),
+    Key("P", "P", "toggle_pin", "pin", "pin: first here (again: unpin)", "Review", 7),
     Key("space", "space", "toggle_mark", "mark", "mark row (labels act on marks)", "Review", 6),
     Key("asterisk", "*", "mark_all", "mark all", "mark all shown (again: none)", "Review", 8),
     Key("enter", "⏎", "open_editor", "open", "open in $EDITOR at the line", "Act", 3),
@@ -40,6 +41,7 @@ KEYS = (
     Key("S", "S", "toggle_score", "score", "show/hide the score column", "View", 9),
     Key("s", "s", "stats", "stats", "stats: is the index behind?", "Index", 8),
     Key("i", "i", "refresh_index", "re-index", "re-index, then search again", "Index", 8),
+    Key("I", "I", "index_status", "status", "index status and stale records", "Index", 0),
     Key("question_mark", "?", "help", "help", "this help", "App", 1),
     Key("q", "q", "quit", "quit", "quit (saves session stats)", "App", 1),
 )

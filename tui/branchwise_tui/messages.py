@@ -51,6 +51,15 @@ class LabelSaved(Message):
         self.results = results
 
 
+class PinsSaved(Message):
+    """The core pinned (or unpinned) the symbol of each of `results` on the session's branch."""
+
+    def __init__(self, results: list[Result], pinned: bool) -> None:
+        super().__init__()
+        self.results = results
+        self.pinned = pinned
+
+
 class ExportCompleted(Message):
     """The bundle and its manifest were written; `summary` is the core's one-line report."""
 

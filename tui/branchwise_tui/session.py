@@ -113,6 +113,15 @@ class ReviewSession:
             for result in results:
                 self.workspace.set_label(result, label, notes.get(result.version_id, "") if label else "")
 
+    def set_pins(self, results: list[Result], pinned: bool) -> None:
+        """Pin (or unpin) the symbol of each of `results` on the session's branch."""
+        with self._lock:
+            for result in results:
+                if pinned:
+                    self.workspace.pin(result, self.branch)
+                else:
+                    self.workspace.unpin(result, self.branch)
+
     def set_note(self, result: Result, note: str) -> None:
         """Store `note` with the result's label; an unlabelled result gets its default label."""
         with self._lock:

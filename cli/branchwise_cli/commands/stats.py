@@ -1,26 +1,50 @@
-"""`branchwise stats`: failure statistics of past sessions, and whether to re-index."""
+"""`branchwise stats`: failure statistics of past sessions, and whether to re-index; with
+`--used`, the versions the sessions took as `use` most often, verified now."""
 
 from __future__ import annotations
 
-from branchwise import stats
+from branchwise import stats, usage
+from branchwise.errors import UsageError
 from branchwise.workspace import Workspace
 from branchwise_cli.common import EXIT_OK, as_user, index_option, json_option, print_json, workspace
 
 NAME = "stats"
-HELP = "failure statistics of past sessions, and whether to re-index"
+HELP = "failure statistics of past sessions, and whether to re-index (--used: the most used versions)"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--repo", metavar="REPO", help="only this repository's sessions (default: every repository of the index)")
+    p.add_argument("--repo", metavar="REPO",
+                   help="only this repository's sessions (default: every repository of the index; "
+                        "with --used: the repository in the current directory)")
     index_option(p)
     as_user(p)
+    p.add_argument("--used", action="store_true",
+                   help="list the versions most often taken as `use` (bundles, `use` labels), with their verdict now")
+    p.add_argument("--branch", metavar="NAME", help="with --used: only sessions on this branch (default: all)")
+    p.add_argument("--limit", type=int, default=20, metavar="N", help="with --used: list at most N versions")
     json_option(p)
 
 
 def run(args) -> int:
+    if args.used:
+        return _used(args)
+    if args.branch is not None:
+        raise UsageError("--branch goes with --used (the failure statistics cover every branch)")
     summary = workspace(args, reader=True).statistics() if args.repo else Workspace.index_statistics(args.index, user=args.user)
     if args.json:
         print_json(summary)
     else:
         print(stats.render_text(summary))
+    return EXIT_OK
+
+
+def _used(args) -> int:
+    if isinstance(args.limit, bool) or args.limit < 1:
+        raise UsageError(f"--limit must be a whole number of at least 1, not {args.limit}")
+    args.repo = args.repo or "."
+    report = workspace(args, reader=True).used_versions(args.branch, args.limit)
+    if args.json:
+        print_json(report)
+    else:
+        print(usage.render_used(report))
     return EXIT_OK

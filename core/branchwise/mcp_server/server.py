@@ -30,7 +30,8 @@ branchwise answers code questions from a branch-aware index and verifies every a
 the code as it is now. Each result has a verdict: current / unchanged-older (safe to use),
 changed (the text given is the current code), deleted (history: reference only, never copy),
 and a `handling` of use or reference-only (reviewer labels applied; excluded code is never
-returned). Quote the `header` with any code you rely on, and call verify_citations before
+returned); `pinned` results are code a reviewer pinned for this branch, put first when the
+question finds them. Quote the `header` with any code you rely on, and call verify_citations before
 relying on code from an earlier answer."""
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
@@ -145,15 +146,19 @@ def _answer(tool: str, call: Callable[[], dict]) -> dict:
 
 
 def open_workspaces(repos: list[str], index: str | None, user: str | None, backend: dict | None) -> list[Workspace]:
-    """The repositories to serve: those named, else every one in the index, else the current one."""
+    """The repositories to serve: those named, else every one in the index, else the current one.
+
+    The server only reads: an index directory without an index is refused, never created
+    (with the qdrant backend the index lives on the server, as for the CLI's readers)."""
     if repos:
-        workspaces = [Workspace(repo, index, user=user, backend=backend) for repo in repos]
+        workspaces = [Workspace(repo, index, user=user, backend=backend, create=False) for repo in repos]
     elif index:
         workspaces = Workspace.all_in_index(index, user=user, backend=backend)
     else:
-        workspaces = [Workspace(".", None, user=user, backend=backend)]
+        workspaces = [Workspace(".", None, user=user, backend=backend, create=False)]
     readable = []
     for ws in workspaces:
+        ws.require_readable()
         try:
             ws.restriction
         except BranchwiseError:

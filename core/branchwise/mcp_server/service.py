@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import threading
 
+from branchwise import usage
 from branchwise.bundle import BundleContext, shown_for
 from branchwise.errors import UsageError
 from branchwise.labels import effective_label
 from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
-from branchwise.models import Identity, Label, PathClass, Result, version_id
+from branchwise.models import Label, Result
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 
@@ -83,7 +84,7 @@ class AgentService:
             verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
             bundle = ws.build_bundle(request, results, max_tokens=max_tokens)
-            self._record(ws, branch, results, verifier)
+            self._record(ws, branch, results, verifier, used=usage.bundle_uses(results, bundle.manifest["results"]))
             entries = bundle.manifest["results"]
             return {
                 "query": query, "repository": ws.repo.name, "branch": branch, "freshness": freshness,
@@ -161,7 +162,7 @@ class AgentService:
             ws, branch, freshness = self._open(repository, branch)
             if not self._allowed(ws, path):
                 raise UsageError(f"no symbol {qualified_name!r} in {path} on {branch} that this user may read")
-            result = _live_result(ws, branch, path, qualified_name)
+            result = ws.live_symbol(branch, path, qualified_name)
             verifier = ws.verifier(branch)
             verifier.verify([result])
             ws.apply_labels([result])
@@ -213,9 +214,10 @@ class AgentService:
     def _allowed(self, ws: Workspace, path: str) -> bool:
         return ws.restriction is None or ws.restriction.allows(path)
 
-    def _record(self, ws: Workspace, branch: str, results: list[Result], verifier) -> None:
+    def _record(self, ws: Workspace, branch: str, results: list[Result], verifier,
+                used: list[Result] | None = None) -> None:
         if results:
-            ws.record_session("mcp", branch, results, target_commit=verifier.target_commit)
+            ws.record_session("mcp", branch, results, target_commit=verifier.target_commit, used=used)
 
 def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     """One result as an agent gets it: what to read, its citation header and how to treat it."""
@@ -226,6 +228,7 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
         "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
+        "pinned": result.pinned,
         "header": "\n".join(ws.citation_header(result, context)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed",
         "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
@@ -237,23 +240,3 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     if shown.note:
         entry["reviewer_note"] = shown.note
     return entry
-
-
-def _live_result(ws: Workspace, branch: str, path: str, qualified_name: str) -> Result:
-    """The version of one symbol in a branch's live set, with its text read from git."""
-    rows = [row for row in ws.inspect(branch) if row["path"] == path and row["qualified_name"] == qualified_name]
-    if not rows:
-        raise UsageError(f"no symbol {qualified_name!r} in {path} on {branch} (search_code finds symbols by description)")
-    row = rows[0]
-    identity = Identity(ws.repo.name, path, row["language"], row["symbol_type"], qualified_name)
-    blob = ws.repo.blob_at(row["commit"], path)
-    lines = ws.repo.read_blob(blob).decode("utf-8", "replace").splitlines(keepends=True) if blob else []
-    info = ws.searcher.branch(branch)
-    return Result(
-        rank=1, score=0.0, identity=identity, branch=branch, commit=row["commit"],
-        start_line=row["start_line"], end_line=row["end_line"], indexed_at=info.indexed_at,
-        content_hash=row["content_hash"], text="".join(lines[row["start_line"] - 1 : row["end_line"]]),
-        blob=blob, version_id=version_id(identity, row["content_hash"]),
-        path_class=PathClass(row.get("path_class") or PathClass.SOURCE.value),
-    )
-

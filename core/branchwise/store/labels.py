@@ -4,9 +4,10 @@ connection, so the labels module can work on any database with the labels table.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from branchwise.store.batches import in_batches, marks
+from branchwise.store.pins import put_pins_in_transaction
 from branchwise.store.schema import SCHEMA
 
 LABEL_COLUMNS = ("repository", "version_id", "path", "language", "symbol_type", "qualified_name", "content_hash",
@@ -26,12 +27,16 @@ def put_label(conn: sqlite3.Connection, values: Sequence[object]) -> None:
         conn.execute(f"INSERT OR REPLACE INTO labels VALUES ({marks(len(LABEL_COLUMNS))})", tuple(values))
 
 
-def put_labels(conn: sqlite3.Connection, rows: Iterable[Sequence[object]]) -> None:
+def put_labels(conn: sqlite3.Connection, rows: Iterable[Sequence[object]],
+               pins: Callable[[], Iterable[Sequence[object]]] | None = None) -> None:
     """Store every row (LABEL_COLUMNS order) in one transaction: an exception from the rows'
-    iterator, or a kill, rolls all of them back, so the caller may check rows as they come."""
+    iterator, or a kill, rolls all of them back, so the caller may check rows as they come.
+    `pins`, called once the label rows are stored, gives pin rows for the same transaction."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.executemany(f"INSERT OR REPLACE INTO labels VALUES ({marks(len(LABEL_COLUMNS))})", rows)
+        if pins is not None:
+            put_pins_in_transaction(conn, pins())
     except BaseException:
         conn.execute("ROLLBACK")
         raise

@@ -3,7 +3,7 @@
 Repositories, branches with their indexed commit, symbol identities, versions (one row per
 distinct content of an identity, shared by every branch that has it), each branch's live
 set, tombstones, files skipped per branch, the embedding cache, the record of index runs,
-the outbox and term counts of a shared backend, the FTS5 table, and reviewer labels.
+the outbox and term counts of a shared backend, the FTS5 table, reviewer pins and labels.
 """
 
 SCHEMA_VERSION = "1"
@@ -58,6 +58,18 @@ CREATE TABLE IF NOT EXISTS unpublished (
 CREATE TABLE IF NOT EXISTS published_terms (term TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS lexical USING fts5 (
     symbol, name, signature, docstring, code, path, tokenize = 'porter unicode61');
+CREATE TABLE IF NOT EXISTS pins (
+    repository     TEXT NOT NULL,
+    branch         TEXT NOT NULL,
+    path           TEXT NOT NULL,
+    language       TEXT NOT NULL,
+    symbol_type    TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    note           TEXT NOT NULL DEFAULT '',
+    reviewer       TEXT NOT NULL DEFAULT '',
+    pinned_at      TEXT NOT NULL,
+    PRIMARY KEY (repository, branch, path, language, symbol_type, qualified_name)
+);
 CREATE TABLE IF NOT EXISTS labels (
     repository     TEXT NOT NULL,
     version_id     TEXT NOT NULL,

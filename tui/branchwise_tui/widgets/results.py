@@ -19,6 +19,8 @@ from branchwise.models import PathClass, Result, Verdict
 from branchwise_tui.widgets.badges import verdict_badge
 from branchwise_tui.widgets.columns import COLUMNS, elide_middle, elide_path, layout
 
+#: the rank cell's mark of a pinned symbol (offered first on this branch)
+PIN = "⚑"
 #: below this many columns the verdict badge shortens labels (`→ref`)
 COMPACT_BELOW = 110
 SCROLLBAR = 2
@@ -147,7 +149,7 @@ class ResultsTable(DataTable):
 
     def _plain(self, result: Result, compact: bool) -> dict[str, str]:
         return {
-            "rank": ("●" if result.version_id in self.marked else "") + str(result.rank),
+            "rank": ("●" if result.version_id in self.marked else "") + (PIN if result.pinned else "") + str(result.rank),
             "verdict": self._badge(result, compact).plain,
             "score": f"{result.score:.3f}",
             "path": escape_controls(result.path),
@@ -175,6 +177,8 @@ class ResultsTable(DataTable):
                 cells.append(elide_path(plain["path"], widths["path"]))
             elif key == "rank" and result.version_id in self.marked:
                 cells.append(Text(plain["rank"], style="bold reverse"))
+            elif key == "rank" and result.pinned:
+                cells.append(Text(plain["rank"], style="bold magenta"))
             else:
                 cells.append(elide_middle(plain[key], widths[key]))
         return cells
@@ -191,6 +195,9 @@ class ResultsTable(DataTable):
             parts.append(f"filter {self.filter.describe()}")
         if self.sort_key != "rank" or self.sort_reverse:
             parts.append(f"sorted by {self.sort_key}{' ▼' if self.sort_reverse else ''}")
+        pinned = sum(r.pinned for r in self.rows_shown)
+        if pinned:
+            parts.append(f"{PIN} {pinned} pinned")
         if self.marked:
             parts.append(f"{len(self.marked)} marked")
         self.border_title = " · ".join(parts)
