@@ -196,8 +196,10 @@ class Workspace:
         """Bring every stored version to the configured model identity (a no-op when unchanged)."""
         configured = get_embedder(self.config.model_identity)
         refresh_embeddings(self.store, configured, progress)
-        for name in ("embedder", "searcher"):  # queries now use the identity just recorded
-            self.__dict__.pop(name, None)
+        cached = self.__dict__.get("embedder")
+        if cached is not None and cached.name != configured.name:
+            for name in ("embedder", "searcher"):  # queries now use the identity just recorded
+                self.__dict__.pop(name, None)
 
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
