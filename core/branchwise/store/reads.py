@@ -82,6 +82,17 @@ class SearchReads(Database):
                 found[row[0]] = VersionRecord(*row)
         return found
 
+    def lexical_documents(self, version_rows: Sequence[int]) -> dict[int, tuple[str, ...]]:
+        """The lexical columns each version was indexed with (a class's hold its whole text)."""
+        found: dict[int, tuple[str, ...]] = {}
+        for batch in in_batches(version_rows):
+            for row in self.conn.execute(
+                "SELECT rowid, symbol, name, signature, docstring, code, path FROM lexical "
+                f"WHERE rowid IN ({marks(len(batch))})", batch,
+            ):
+                found[row[0]] = tuple(row[1:])
+        return found
+
     def version_record(self, version_row: int) -> VersionRecord:
         return VersionRecord(*self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
 

@@ -173,8 +173,9 @@ class QdrantPublisher:
     def _records(self, version_rows: list[int]) -> dict[int, tuple[dict, tuple[str, ...]]]:
         """Per version row: the payload fields that never change, and its lexical columns."""
         out = {}
+        indexed = self.store.lexical_documents(version_rows)  # the very documents FTS5 ranks locally
         for row, v in self.store.version_records(version_rows).items():
-            columns = fts_columns(v.qualified_name, v.signature, v.docstring, v.text, v.path)
+            columns = indexed.get(row) or fts_columns(v.qualified_name, v.signature, v.docstring, v.text, v.path)
             out[row] = ({
                 "repository": v.repository, "path": v.path, "language": v.language, "symbol_type": v.symbol_type,
                 "qualified_name": v.qualified_name, "version_id": v.version_id, "content_hash": v.content_hash,
