@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from branchwise.chunking import vocabulary
-from branchwise.display import escape_controls, safe_json
+from branchwise.display import escape_controls, escape_text, safe_json
 from branchwise.errors import UsageError
 from branchwise.models import PathClass
 from branchwise.search import SearchRequest, check_top_k
@@ -155,10 +155,16 @@ def print_json(data) -> None:
     print(safe_json(data))
 
 
-def echo(*lines: str) -> None:
-    """Print each line with control characters from repository names escaped (display.py)."""
+def echo(*lines: str, file=None) -> None:
+    """Print each line with control characters from repository names escaped (display.py):
+    every text line a command prints goes through here or `echo_text`."""
     for line in lines:
-        print(escape_controls(line))
+        print(escape_controls(line), file=file)
+
+
+def echo_text(text: str, file=None) -> None:
+    """Print a rendered block of lines (its own line breaks kept, every other control escaped)."""
+    print(escape_text(text), file=file)
 
 
 def read_queries(path: str) -> list[str]:

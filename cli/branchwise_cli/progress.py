@@ -13,6 +13,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, TextIO
 
+from branchwise.display import escape_controls
+
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
@@ -30,7 +32,7 @@ class PlainProgress:
     def __call__(self, stage: str, done: int, total: int) -> None:
         now = time.perf_counter()
         if stage.startswith("branch:"):
-            self.branch = stage.split(":", 1)[1]
+            self.branch = escape_controls(stage.split(":", 1)[1])
             self.mark = now
             print(f"indexing {self.branch} (branch {done + 1} of {total})", file=self.out, flush=True)
             return
@@ -64,7 +66,7 @@ class RichProgress:
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if stage.startswith("branch:"):
-            self.branch = f"{stage.split(':', 1)[1]} ({done + 1}/{total})"
+            self.branch = f"{escape_controls(stage.split(':', 1)[1])} ({done + 1}/{total})"
             self.tasks.clear()
             return
         unit = UNITS.get(stage, "items")

@@ -3,6 +3,9 @@
 Everything branchwise knows about code comes from git objects (so a branch can be indexed
 without being checked out) or, for verification, from the work tree. Blob reads go through
 GitPython's persistent `cat-file --batch` process, which keeps thousands of reads cheap.
+
+Every path and branch name leaves this module in the text form of gitnames.py (listings are
+read with `-z`, never split at line breaks a name may hold) and enters git through `git_arg`.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
 from branchwise.errors import UsageError
+from branchwise.gitnames import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.gitsafety import safe_environment
 
 BLOB_MODES = {"100644", "100755"}
@@ -69,7 +73,7 @@ class GitRepo:
     @property
     def name(self) -> str:
         """The repository's name: its directory, without a trailing `.git`."""
-        name = self.path.name
+        name = name_from_git(self.path.name)
         return name[:-4] if name.endswith(".git") and len(name) > 4 else name
 
     @property
@@ -91,14 +95,20 @@ class GitRepo:
     # refs -----------------------------------------------------------------------------
 
     def branches(self) -> dict[str, str]:
-        """Local branch name -> commit sha."""
-        out = self._git("for-each-ref", "--format=%(refname:short)%00%(objectname)", "refs/heads")
-        pairs = (line.split("\0") for line in out.splitlines() if line)
-        return {name: sha for name, sha in pairs}
+        """Local branch name -> commit sha (a name may hold any character git allows in a ref)."""
+        # NUL-terminated fields: a ref name cannot hold NUL, but it can hold U+0085 or U+2028
+        out = self._git("for-each-ref", "--format=%(objectname)%00%(refname)%00", "refs/heads", strip_newline_in_stdout=False)
+        fields = out.split("\0")
+        branches = {}
+        for sha, ref in zip(fields[0::2], fields[1::2]):
+            ref = name_from_git(ref)
+            if ref.startswith("refs/heads/"):
+                branches[ref[len("refs/heads/"):]] = sha.strip("\n")
+        return branches
 
     def resolve_branch(self, branch: str) -> str:
         """The commit a local branch points to; a clear error when there is no such branch."""
-        sha = self.branches().get(branch)
+        sha = self.branches().get(canonical_name(branch))
         if sha is None:
             raise UsageError(f"unknown branch {branch!r} in {self.name}")
         return sha
@@ -106,18 +116,20 @@ class GitRepo:
     def resolve(self, ref: str) -> str:
         """Any revision (branch, tag, sha, HEAD~2) to a full commit sha."""
         try:
-            return self._repo.commit(ref).hexsha
+            return self._repo.commit(git_arg(ref)).hexsha
         except (BadName, ValueError, GitCommandError):
             raise UsageError(f"unknown revision {ref!r} in {self.name}") from None
 
     def current_branch(self) -> str | None:
         """The checked-out branch, or None for a bare repository or a detached HEAD."""
-        if self._repo.bare or self._repo.head.is_detached:
+        if self._repo.bare:
             return None
         try:
-            return self._repo.active_branch.name
-        except TypeError:
+            ref = self._git("symbolic-ref", "-q", "HEAD")
+        except GitCommandError:  # detached
             return None
+        ref = name_from_git(ref)
+        return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else None
 
     def head_commit(self) -> str | None:
         try:
@@ -160,8 +172,9 @@ class GitRepo:
         for record in out.split("\0"):
             if not record:
                 continue
-            meta, path = record.split("\t", 1)
+            meta, raw_path = record.split("\t", 1)
             mode, _kind, blob = meta.split(" ")
+            path = name_from_git(raw_path)
             if mode in BLOB_MODES:
                 files[path] = TreeEntry(path, blob, mode)
             elif mode == SYMLINK_MODE:
@@ -182,7 +195,7 @@ class GitRepo:
             old_mode, new_mode, old_blob, new_blob, _status = meta.lstrip(":").split(" ")
             changes.append(
                 FileChange(
-                    path,
+                    name_from_git(path),
                     old_blob if old_mode in BLOB_MODES else None,
                     new_blob if new_mode in BLOB_MODES else None,
                 )
@@ -194,12 +207,13 @@ class GitRepo:
 
     def blob_at(self, commit: str, path: str) -> str | None:
         """The blob id of `path` at `commit`, or None when it is not a regular file there."""
-        out = self._git("ls-tree", "-z", "--full-tree", commit, "--", path)
+        wanted = git_arg(path)
+        out = self._git("--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--", wanted)
         for record in out.split("\0"):
             if record:
                 meta, found = record.split("\t", 1)
                 mode, _kind, blob = meta.split(" ")
-                if found == path and mode in BLOB_MODES:
+                if found == wanted and mode in BLOB_MODES:
                     return blob
         return None
 
@@ -216,7 +230,7 @@ class GitRepo:
     @cached_property
     def _status(self) -> dict[str, str]:
         out = self._git("status", "--porcelain=v1", "-z", "--untracked-files=no", "--no-renames")
-        return {rec[3:]: rec[:2] for rec in out.split("\0") if rec}
+        return {name_from_git(rec[3:]): rec[:2] for rec in out.split("\0") if rec}
 
     def dirty_paths(self) -> frozenset[str]:
         """Tracked paths with uncommitted changes in the work tree (read once per instance)."""
@@ -231,7 +245,7 @@ class GitRepo:
         if self.bare:
             return frozenset()
         out = self._git("ls-files", "-z", "--others", "--exclude-standard")
-        return frozenset(path for path in out.split("\0") if path)
+        return frozenset(name_from_git(path) for path in out.split("\0") if path)
 
     def read_work_file(self, path: str) -> bytes | None:
         """A tracked file's bytes from the work tree; None if missing or not a regular file.
@@ -241,7 +255,7 @@ class GitRepo:
         root = self.work_tree
         if root is None:
             return None
-        full = root / path
+        full = work_tree_path(root, path)
         if full.is_symlink() or not full.is_file():
             return None
         if root not in full.resolve().parents:

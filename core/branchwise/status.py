@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime, timezone
 from branchwise import stale
+from branchwise.display import escape_controls
 from branchwise.gitrepo import GitRepo
 from branchwise.search import BranchInfo
 
@@ -155,7 +156,7 @@ def render_text(status: dict) -> str:
         lines += ["", f"  stale records ({len(status['stale_records'])}; the next index run re-parses their files):"]
         lines += [f"    {f['branch']}: {f['path']} ({f.get('qualified_name')}) {f['verdict']} at {f['time'][:19]}"
                   for f in status["stale_records"]]
-    return "\n".join(lines)
+    return "\n".join(escape_controls(line) for line in lines)  # names inside cannot break or reorder lines
 
 
 def tip_line(b: dict, short: bool = False) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, echo, index_option, json_option, print_json, workspace
 
 NAME = "hooks"
 HELP = "install, remove or inspect the git hooks that refresh the index in the background"
@@ -30,20 +30,20 @@ def run(args) -> int:
         print_json({"action": args.action, "hooks": done})
     else:
         for name, what in done.items():
-            print(f"{name}: {what}")
+            echo(f"{name}: {what}")
     return EXIT_OK
 
 
 def _print_status(data: dict) -> None:
     state = "installed" if data["installed"] else "not installed"
-    print(f"hooks: {state} in {data['hooks_dir']}")
+    echo(f"hooks: {state} in {data['hooks_dir']}")
     for name, what in data["hooks"].items():
-        print(f"  {name}: {what}")
+        echo(f"  {name}: {what}")
     last = data["last_refresh"]
     if last is None:
-        print("last refresh: none yet")
+        echo("last refresh: none yet")
     else:
         when = last.get("finished") or last.get("started")
-        print(f"last refresh: {last['outcome']} at {when} ({last['hook']} on {last.get('branch')})"
+        echo(f"last refresh: {last['outcome']} at {when} ({last['hook']} on {last.get('branch')})"
               + (f": {last['message']}" if last.get("message") else ""))
-    print(f"log: {data['log']}")
+    echo(f"log: {data['log']}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from branchwise_cli.common import EXIT_OK, backend, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, backend, echo, echo_text, index_option, json_option, print_json, workspace
 from branchwise_cli.progress import make_progress
 
 NAME = "index"
@@ -39,7 +39,7 @@ def run(args) -> int:
         if progress is not None:
             progress.close()
     if report.recipe_change is not None:
-        print(report.recipe_change.message(), file=sys.stderr)
+        echo_text(report.recipe_change.message(), file=sys.stderr)
     if args.json:
         data: dict[str, object] = {"repository": ws.repo.name, "index": str(ws.index_dir),
                 "branches": [s.to_json() for s in report]}
@@ -50,9 +50,9 @@ def run(args) -> int:
         print_json(data)
     elif not args.quiet:
         for s in report:
-            print(f"{s.branch} @ {s.commit[:7]}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
+            echo(f"{s.branch} @ {s.commit[:7]}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
                   f"{s.embedded} embedded, {s.reused} reused, {s.tombstoned} tombstoned "
                   f"({s.base}; {s.seconds:.1f}s)")
         if report.gc_removed is not None:
-            print(f"gc: removed {report.gc_removed} unused versions")
+            echo(f"gc: removed {report.gc_removed} unused versions")
     return EXIT_OK

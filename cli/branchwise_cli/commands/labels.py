@@ -39,11 +39,11 @@ def run(args) -> int:
     if args.action == "export":
         count = ws.export_labels(Path(args.target))
         pinned = len(ws.pins())
-        print(f"exported {count} labels{f' and {pinned} pins' if pinned else ''} to {args.target}")
+        echo(f"exported {count} labels{f' and {pinned} pins' if pinned else ''} to {args.target}")
     elif args.action == "import":
         count = ws.import_labels(Path(args.target))
         pinned = len(ws.pins())
-        print(f"imported {count} labels from {args.target}{f' ({pinned} pins on record now)' if pinned else ''}")
+        echo(f"imported {count} labels from {args.target}{f' ({pinned} pins on record now)' if pinned else ''}")
     else:
         path, sep, name = args.target.rpartition("::")
         if not sep or not path or not name:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from branchwise import stats, usage
 from branchwise.errors import UsageError
 from branchwise.workspace import Workspace
-from branchwise_cli.common import EXIT_OK, as_user, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, as_user, echo_text, index_option, json_option, print_json, workspace
 
 NAME = "stats"
 HELP = "failure statistics of past sessions, and whether to re-index (--used: the most used versions)"
@@ -34,7 +34,7 @@ def run(args) -> int:
     if args.json:
         print_json(summary)
     else:
-        print(stats.render_text(summary))
+        echo_text(stats.render_text(summary))
     return EXIT_OK
 
 
@@ -46,5 +46,5 @@ def _used(args) -> int:
     if args.json:
         print_json(report)
     else:
-        print(usage.render_used(report))
+        echo_text(usage.render_used(report))
     return EXIT_OK

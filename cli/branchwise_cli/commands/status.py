@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from branchwise.status import render_text
 from branchwise.workspace import Workspace
-from branchwise_cli.common import EXIT_OK, as_user, index_option, json_option, print_json
+from branchwise_cli.common import EXIT_OK, as_user, echo_text, index_option, json_option, print_json
 
 NAME = "status"
 HELP = "what the index covers: branches against their tips, skipped files, stale records"
@@ -26,5 +26,5 @@ def run(args) -> int:
     if args.json:
         print_json({"repositories": statuses})
     else:
-        print("\n\n".join(render_text(status) for status in statuses))
+        echo_text("\n\n".join(render_text(status) for status in statuses))
     return EXIT_OK
