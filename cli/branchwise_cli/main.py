@@ -14,6 +14,7 @@ from types import ModuleType
 from branchwise import __version__
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
+from branchwise.gitnames import canonical_name
 from branchwise.store import database_error
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser
 from branchwise_cli.registry import COMMANDS
@@ -36,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        _names_as_text(args)
         return args.run(args)
     except BranchwiseError as error:
         print(f"branchwise: {escape_controls(error)}", file=sys.stderr)
@@ -48,6 +50,21 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+
+
+#: the arguments that name branches, revisions or repository paths
+_NAME_ARGUMENTS = ("branch", "base", "against", "diff_branch", "diff", "path_prefix")
+
+
+def _names_as_text(args: argparse.Namespace) -> None:
+    """Branch and path arguments in the text form the index keeps (gitnames.py): a name typed
+    as raw bytes on the command line and one typed as its `\\xHH` escape are the same name."""
+    for key in _NAME_ARGUMENTS:
+        value = getattr(args, key, None)
+        if isinstance(value, str):
+            setattr(args, key, canonical_name(value))
+        elif isinstance(value, list):
+            setattr(args, key, [canonical_name(v) if isinstance(v, str) else v for v in value])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from branchwise.chunking.imports import used_imports
 from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
+from branchwise.gitnames import name_from_git
 from branchwise.gitrepo import FileChange, GitRepo
 from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, sha256_hex
@@ -145,7 +146,7 @@ class Indexer:
         summary = BranchSummary(branch=branch, commit=commit)
         reparse = set(reparse)
         with self.store.transaction():
-            repo_id = self.store.add_repository(self.repo.name, str(self.repo.path))
+            repo_id = self.store.add_repository(self.repo.name, name_from_git(str(self.repo.path)))
             existing = self.store.branch(repo_id, branch)
             if existing is not None and existing.commit_sha == commit:
                 if not reparse:
@@ -335,7 +336,7 @@ class Indexer:
         """Forget indexed branches that no longer exist in the repository."""
         existing = set(self.repo.branches())
         with self.store.transaction():
-            repo_id = self.store.add_repository(self.repo.name, str(self.repo.path))
+            repo_id = self.store.add_repository(self.repo.name, name_from_git(str(self.repo.path)))
             gone = [row for row in self.store.branches(repo_id) if row.name not in existing]
             for row in gone:
                 self.store.mark_unpublished(self.store.live_rows(row.id))

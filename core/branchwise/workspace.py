@@ -28,6 +28,7 @@ from branchwise.bundle import (
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.errors import AccessDeniedError, UsageError
+from branchwise.gitnames import git_arg
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
 from branchwise.lock import WriteLock
@@ -99,7 +100,7 @@ class Workspace:
             store.close()
         if not recorded:
             raise UsageError(f"the index at {index_dir} holds no repository yet (run `branchwise index`)")
-        return [cls(path, index_dir, user=user, backend=backend) for _name, path in recorded]
+        return [cls(git_arg(path), index_dir, user=user, backend=backend) for _name, path in recorded]
 
     @property
     def store(self) -> Store:
@@ -365,10 +366,12 @@ class Workspace:
         return build_diff(self, branch, base, impact=impact, refresh=refresh)
 
     def check_tour(self, tour, branch: str):
-        """Verify every step of a tour against `branch` (see tours/check.py)."""
+        """Verify every step of a tour against `branch` (see tours/check.py); a step on code the
+        user may not read is withheld (tours/withheld.py)."""
         from branchwise.tours import check_tour
+        from branchwise.tours.withheld import withhold_unreadable
 
-        return check_tour(self, tour, branch)
+        return withhold_unreadable(check_tour(self, tour, branch), self.may_read)
 
     def inspect(self, branch: str) -> list[dict]:
         """A branch's live set (what the user may read of it), sorted by path and line."""
@@ -566,6 +569,12 @@ class Workspace:
             blob=blob, version_id=version_id(identity, row["content_hash"]),
             path_class=PathClass(row.get("path_class") or PathClass.SOURCE.value),
         )
+
+    def may_read(self, path: str) -> bool:
+        """The access check for one path of this repository, for every output that names or
+        shows code (raises when the user may not read the repository at all)."""
+        restriction = self.restriction
+        return restriction is None or restriction.allows(path)
 
     @property
     def _allows(self):

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Header, Input, Label as TextLabel, Select
 from textual.worker import Worker, WorkerState
 
 from branchwise.errors import BranchwiseError
+from branchwise.gitnames import work_tree_path
 from branchwise.models import Label, Result, Verdict
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
@@ -353,7 +354,7 @@ class BranchwiseApp(App[None]):
             self.notify("Set $VISUAL or $EDITOR to open results in your editor.", severity="warning")
             return
         root = self.session.workspace.repo.work_tree
-        path = root / (result.current_path or result.path) if root else None
+        path = work_tree_path(root, result.current_path or result.path) if root else None
         if path is None or not path.is_file():
             self.notify(f"{result.current_path or result.path} is not in the work tree "
                         f"({result.verdict.value if result.verdict else 'unverified'}).", severity="warning")
