@@ -11,10 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from branchwise.chunking import vocabulary
+from branchwise.arguments import choice_problem, valid_values
 from branchwise.display import escape_controls, escape_text, safe_json
 from branchwise.errors import UsageError
-from branchwise.models import PathClass
 from branchwise.search import SearchRequest, check_top_k
 from branchwise.workspace import Workspace
 
@@ -45,16 +44,16 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{where}{message} (see `{self.prog} --help`)")
 
 
-def choices_of(values, what: str):
-    """An argparse `type` that accepts only `values`, refusing anything else with the list."""
-    allowed = tuple(values)
-
+def choices_of(name: str):
+    """An argparse `type` for the filter `name` that refuses a value outside its vocabulary
+    with the list, in the words every caller gets (branchwise.arguments)."""
     def check(value: str) -> str:
-        if value not in allowed:
-            raise argparse.ArgumentTypeError(f"unknown {what} {value!r}; valid: {', '.join(allowed)}")
+        problem = choice_problem(name, value)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
-    check.__name__ = what
+    check.__name__ = name.replace("_", " ")
     return check
 
 
@@ -91,13 +90,13 @@ def search_options(p: argparse.ArgumentParser) -> None:
                    help="up to N results of the branch (default 10); with --scope all, up to N/2 history "
                         "results after them; then up to N/2 excluded results (generated, vendored, fixture, "
                         "backup code ranked among them), listed for the record and never usable")
-    p.add_argument("--language", type=choices_of(vocabulary.languages(), "language"), metavar="LANG",
-                   help=f"only this language: {', '.join(vocabulary.languages())}")
+    p.add_argument("--language", type=choices_of("language"), metavar="LANG",
+                   help=f"only this language: {', '.join(valid_values('language'))}")
     p.add_argument("--path-prefix", metavar="PREFIX", help="only paths under this prefix, e.g. src/orders/")
-    p.add_argument("--symbol-type", type=choices_of(vocabulary.symbol_types(), "symbol type"), metavar="TYPE",
-                   help=f"only this kind of symbol: {', '.join(vocabulary.symbol_types())}")
-    p.add_argument("--path-class", type=choices_of([c.value for c in PathClass], "path class"), metavar="CLASS",
-                   help=f"only this class of file: {', '.join(c.value for c in PathClass)}")
+    p.add_argument("--symbol-type", type=choices_of("symbol_type"), metavar="TYPE",
+                   help=f"only this kind of symbol: {', '.join(valid_values('symbol_type'))}")
+    p.add_argument("--path-class", type=choices_of("path_class"), metavar="CLASS",
+                   help=f"only this class of file: {', '.join(valid_values('path_class'))}")
     scope_option(p)
     p.add_argument("--mode", choices=("fused", "dense", "lexical"), default="fused",
                    help="ranking: dense and lexical fused, or one of them alone")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from branchwise.arguments import check_filters
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
@@ -84,6 +85,7 @@ class HybridSearch:
         if request.scope not in ("branch", "all"):
             raise UsageError(f"unknown scope {request.scope!r} (choose branch or all)")
         check_top_k(request.top_k)
+        check_filters(language=request.language, symbol_type=request.symbol_type, path_class=request.path_class)
         branch = self.branch(request.branch)
         scope = self._scope(branch, request)
         depth = max(50, request.top_k * 5)

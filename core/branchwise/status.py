@@ -16,6 +16,7 @@ from collections import Counter
 from datetime import datetime, timezone
 from branchwise import stale
 from branchwise.display import escape_controls
+from branchwise.gitnames import name_from_git
 from branchwise.gitrepo import GitRepo
 from branchwise.search import BranchInfo
 
@@ -72,7 +73,7 @@ def repository_status(workspace) -> dict:
         branches.append(entry)
     return {
         "repository": repo.name,
-        "path": str(repo.path),
+        "path": name_from_git(str(repo.path)),
         "index": str(workspace.index_dir),
         "checked_out": repo.current_branch(),
         "embedding": {"model": workspace.config.model, "path_weight": workspace.config.path_weight,

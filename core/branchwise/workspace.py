@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from branchwise import labels, pins, stale, stats, usage
-from branchwise.access import Restriction, restriction_for
+from branchwise.access import Restriction, current_user, restriction_for
 from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import (
     Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
@@ -101,6 +101,24 @@ class Workspace:
         if not recorded:
             raise UsageError(f"the index at {index_dir} holds no repository yet (run `branchwise index`)")
         return [cls(git_arg(path), index_dir, user=user, backend=backend) for _name, path in recorded]
+
+    @classmethod
+    def readable_in_index(cls, index: str | os.PathLike[str], user: str | None = None,
+                          backend: Backend | Mapping[str, Any] | None = None) -> list["Workspace"]:
+        """The workspaces of `all_in_index` that the user may read, without naming the others
+        (as `index_statistics` counts only those); a broken access file still refuses."""
+        readable, name = [], user
+        for ws in cls.all_in_index(index, user=user, backend=backend):
+            name = current_user(ws.user)
+            try:
+                ws.restriction
+            except AccessDeniedError:
+                ws.close()
+                continue
+            readable.append(ws)
+        if not readable:
+            raise AccessDeniedError(f"user {name!r} may read none of the repositories in the index")
+        return readable
 
     @property
     def store(self) -> Store:

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label as TextLabel, Select, Switch
 from textual.worker import Worker, WorkerState
 
+from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
 from branchwise.gitnames import work_tree_path
 from branchwise.models import Label, Result, Verdict
@@ -89,14 +90,14 @@ class BranchwiseApp(App[None]):
         self.session = ReviewSession(workspace, branch)
         self.initial_query = query
         self.initial_scope = scope
-        self.sub_title = f"{workspace.repo.name} @ {branch}"
+        self.sub_title = escape_controls(f"{workspace.repo.name} @ {branch}")
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="controls"):
             yield Input(self.initial_query, id="query",
                         placeholder=f"Ask about the code of {self.session.repository} (Enter searches)")
-            yield Select([(self.session.branch, self.session.branch)], value=self.session.branch,
+            yield Select([(escape_controls(self.session.branch), self.session.branch)], value=self.session.branch,
                          allow_blank=False, id="branch")
             yield TextLabel(self._scope_text(self.initial_scope == "all"), id="scope-label")
             yield Switch(self.initial_scope == "all", id="scope")
@@ -183,7 +184,7 @@ class BranchwiseApp(App[None]):
         if event.value is Select.NULL or event.value == self.session.branch:
             return
         self.session.branch = str(event.value)
-        self.sub_title = f"{self.session.repository} @ {self.session.branch}"
+        self.sub_title = escape_controls(f"{self.session.repository} @ {self.session.branch}")
         self.start_search()
 
     @on(Switch.Changed, "#scope")
@@ -206,7 +207,7 @@ class BranchwiseApp(App[None]):
             names.insert(0, self.session.branch)
         select = self.query_one("#branch", Select)
         with self.prevent(Select.Changed):  # a new option list is not the reviewer's choice
-            select.set_options([(name, name) for name in names])
+            select.set_options([(escape_controls(name), name) for name in names])
             select.value = self.session.branch
         if message.summary:
             self.notify(f"Index refreshed: {message.summary}")
@@ -291,7 +292,7 @@ class BranchwiseApp(App[None]):
         self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text)))
 
     def on_bundle_measured(self, message: BundleMeasured) -> None:
-        self.sub_title = f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens} tokens"
+        self.sub_title = escape_controls(f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens} tokens")
 
     def action_toggle_text(self) -> None:
         result = self.selected

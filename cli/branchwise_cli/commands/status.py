@@ -21,7 +21,7 @@ def run(args) -> int:
     if args.repo or not args.index:
         workspaces = [Workspace(args.repo or ".", args.index, user=args.user)]
     else:
-        workspaces = Workspace.all_in_index(args.index, user=args.user)
+        workspaces = Workspace.readable_in_index(args.index, user=args.user)
     statuses = [ws.status() for ws in workspaces]
     if args.json:
         print_json({"repositories": statuses})

@@ -212,7 +212,7 @@ class AgentService:
                 self.refresher.request(ws, moved)
 
     def _allowed(self, ws: Workspace, path: str) -> bool:
-        return ws.restriction is None or ws.restriction.allows(path)
+        return ws.may_read(path)
 
     def _record(self, ws: Workspace, branch: str, results: list[Result], verifier,
                 used: list[Result] | None = None) -> None:

@@ -15,6 +15,8 @@ from textual.screen import Screen
 from rich.text import Text
 from textual.widgets import DataTable, Footer, Header, Static
 
+from branchwise.display import escape_controls
+
 #: below this width the two breakdown tables are stacked instead of side by side
 STACK_BELOW = 90
 CHART_HEIGHT = 4
@@ -65,7 +67,7 @@ class StatsScreen(Screen[None]):
 def _table(table_id: str, columns: tuple[str, ...], rows) -> DataTable:
     table: DataTable = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
     table.add_columns(*columns)
-    table.add_rows([tuple(str(cell) for cell in row) for row in rows])
+    table.add_rows([tuple(escape_controls(cell) for cell in row) for row in rows])  # names from the repository
     return table
 
 

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from branchwise.display import escape_controls
 from branchwise.status import hooks_line, tip_line
 from branchwise_tui.screens.stats import _table
 
@@ -42,10 +43,10 @@ class StatusScreen(Screen[None]):
         behind = [b for b in branches if b["reindex_recommended"]]
         yield Header()
         with VerticalScroll(id="status-body"):
-            yield Static(_advice(behind), id="status-advice", classes="reindex" if behind else "fine")
+            yield Static(escape_controls(_advice(behind)), id="status-advice", classes="reindex" if behind else "fine")
             embedding = status["embedding"]
-            yield Static(f"{status['repository']}: model {embedding['model']}, path weight "
-                         f"{embedding['path_weight']}" + (f"; hooks {hooks_line(status['hooks'])}" if status.get("hooks") else ""),
+            yield Static(escape_controls(f"{status['repository']}: model {embedding['model']}, path weight "
+                         f"{embedding['path_weight']}" + (f"; hooks {hooks_line(status['hooks'])}" if status.get("hooks") else "")),
                          classes="status-heading")
             yield _table("status-branches", ("Branch", "Tip", "Stale", "Skipped", "Files", "Symbols", "Indexed"), [
                 (b["branch"], tip_line(b, short=True), b["stale_records"], len(b["skipped_files"]), b["files"], b["symbols"],
