@@ -529,9 +529,13 @@ class Workspace:
         with self._writing():
             return labels.import_labels(self.store.conn, self.repo.name, Path(path), allows=allows)
 
-    def export_labels(self, path: Path) -> int:
-        """Write this repository's labels (those the user may read) as TOML; returns how many."""
-        return labels.export_labels(self.store.conn, self.repo.name, Path(path), allows=self._allows)
+    def export_labels(self, path: Path, force: bool = False) -> int:
+        """Write this repository's labels (those the user may read) as TOML; returns how many.
+        An existing file is kept unless `force` (outfiles.py)."""
+        from branchwise.outfiles import refuse_overwrite
+
+        return labels.export_labels(self.store.conn, self.repo.name, refuse_overwrite(Path(path), force),
+                                    allows=self._allows)
 
     def labels(self) -> list[dict]:
         """This repository's labels (those the user may read), by path and name."""

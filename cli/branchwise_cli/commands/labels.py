@@ -24,6 +24,7 @@ def add_arguments(p) -> None:
                    help="pin/unpin: the branch whose searches it affects (default: the checked-out branch); "
                         "list: only this branch's pins")
     p.add_argument("--note", default="", help="pin: why it is pinned")
+    p.add_argument("--force", action="store_true", help="export: overwrite an existing FILE")
     index_option(p)
     as_user(p)
     json_option(p)
@@ -37,7 +38,7 @@ def run(args) -> int:
         what = "a labels file" if args.action in ("export", "import") else "a symbol as PATH::QUALIFIED_NAME"
         raise UsageError(f"labels {args.action} needs {what}")
     if args.action == "export":
-        count = ws.export_labels(Path(args.target))
+        count = ws.export_labels(Path(args.target), force=args.force)
         pinned = len(ws.pins())
         echo(f"exported {count} labels{f' and {pinned} pins' if pinned else ''} to {args.target}")
     elif args.action == "import":

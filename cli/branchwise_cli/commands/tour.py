@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from branchwise.errors import UsageError
+from branchwise.outfiles import refuse_overwrite
 from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
@@ -28,6 +29,8 @@ def add_arguments(p) -> None:
     p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
     p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
     p.add_argument("--title", help="record: the tour's title (default: from the file name)")
+    p.add_argument("--force", action="store_true",
+                   help="import-codetour, export-codetour: overwrite an existing --out file")
     backend(p)
     as_user(p)
     json_option(p)
@@ -99,6 +102,7 @@ def _record(args, workspace) -> int:
     if args.query and not args.from_labels:
         raise UsageError("--query goes with --from-labels")
     title = args.title or path.stem.replace("-", " ").replace("_", " ")
+    refuse_overwrite(path, args.force)  # record: an existing tour is kept without --force
     tour = record_tour(workspace, _branch(args, workspace), title, args.from_labels, args.query)
     tour.save(path)
     echo(f"wrote {path} ({len(tour.steps)} steps)")

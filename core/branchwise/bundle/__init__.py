@@ -29,6 +29,7 @@ from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.labels import effective_label, write_atomically
+from branchwise.outfiles import refuse_overwrite
 from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
 
@@ -373,10 +374,8 @@ def _check_destination(out: Path, manifest_path: Path, force: bool, index_dir: P
             resolved = path.resolve()
             if resolved == index or index in resolved.parents:
                 raise UsageError(f"refusing to write {path} inside the index directory {index_dir}")
-    if not force:
-        for path in (out, manifest_path):
-            if path.exists() and not path.is_dir():
-                raise UsageError(f"{path} exists; pass --force to overwrite it")
+    for path in (out, manifest_path):
+        refuse_overwrite(path, force)
 
 
 def _refuse_secrets(pieces: list[Piece], destination: str, context: BundleContext) -> None:
