@@ -28,6 +28,7 @@ from pathlib import Path, PurePosixPath
 
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
+from branchwise.gitnames import git_arg
 from branchwise.gitrepo import GitRepo
 from branchwise.models import Identity, PathClass, Result, Verdict, version_id
 from branchwise.verify import Verifier, find_identity
@@ -231,8 +232,9 @@ def _result_from_json(query: int, index: int, item: object, repository: str) -> 
 def _check_inside(query: int, index: int, path: object) -> None:
     """A result's path names a file of the repository: relative, and never through `..`."""
     text = str(path)
-    parts = PurePosixPath(text).parts
-    if not text or text.startswith(("/", "\\")) or ".." in parts or "\\" in text or "\0" in text or (
+    raw = git_arg(text)  # an `\xHH` escape (gitnames.py) is one byte of the name, not a backslash
+    parts = PurePosixPath(raw).parts
+    if not text or raw.startswith(("/", "\\")) or ".." in parts or "\\" in raw or "\0" in text or (
         len(text) > 1 and text[1] == ":"
     ):
         raise UsageError(f"query {query}, result {index}: path {text!r} is outside the repository")
