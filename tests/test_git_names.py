@@ -145,3 +145,48 @@ def test_index_progress_lines_escape_branch_names(odd_repo, tmp_path):
     assert out.returncode == 0, out.stderr
     assert not any(char in out.stdout + out.stderr for char in RAW)
     assert "indexing rtl\\u202eevil" in out.stderr
+
+
+# each problem on its own, in the smallest repository that shows it -------------------------
+
+
+def small_repo(path: Path, branches: tuple[str, ...] = (), latin1: bool = False) -> Path:
+    repo = GitBuilder(path)
+    repo.write("plain.py", "def plain_helper(x):\n    return x + 1\n")
+    if latin1:
+        repo.write(os.fsdecode(LATIN1), "def brew_coffee(cups):\n    return cups * 2\n")
+    repo.commit("init")
+    for branch in branches:
+        repo.branch(branch)
+    return repo.path
+
+
+def test_a_latin1_file_name_does_not_make_the_repository_unindexable(tmp_path):
+    repo = small_repo(tmp_path / "repo", latin1=True)
+    out = run("index", repo, "--quiet", cwd=repo)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(run("inspect", "--repo", repo, "--branch", "main", "--json").stdout)
+    assert {row["path"] for row in rows} == {"plain.py", LATIN1_NAME}
+
+
+@pytest.mark.parametrize("branch", ["odd\u0085name", "ls\u2028sep"])
+def test_a_branch_named_with_a_line_break_character_is_one_branch(tmp_path, branch):
+    repo = small_repo(tmp_path / "repo", (branch,))
+    out = run("index", repo, "--all-branches", "--json")
+    assert out.returncode == 0, out.stderr
+    assert {b["branch"] for b in json.loads(out.stdout)["branches"]} == {"main", branch}
+    status = run("status", "--repo", repo, "--json")
+    assert status.returncode == 0, status.stderr
+    [entry] = json.loads(status.stdout)["repositories"]
+    assert sorted(b["branch"] for b in entry["branches"]) == sorted(["main", branch])
+    found = run("search", "plain helper", "--repo", repo, "--branch", branch, "--json")
+    assert json.loads(found.stdout)["results"][0]["qualified_name"] == "plain_helper"
+
+
+def test_status_escapes_direction_overrides_and_c1_controls_in_branch_names(tmp_path):
+    repo = small_repo(tmp_path / "repo", ("rtl\u202eevil", "csi\u009bx"))
+    assert run("index", repo, "--all-branches", "--quiet").returncode == 0
+    out = run("status", "--repo", repo)
+    assert out.returncode == 0, out.stderr
+    assert "\u202e" not in out.stdout and "\u009b" not in out.stdout
+    assert "rtl\\u202eevil @ " in out.stdout and "csi\\u009bx @ " in out.stdout
