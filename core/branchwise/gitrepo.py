@@ -206,9 +206,13 @@ class GitRepo:
         return self._repo.odb.stream(bytes.fromhex(blob)).read()
 
     def blob_at(self, commit: str, path: str) -> str | None:
-        """The blob id of `path` at `commit`, or None when it is not a regular file there."""
+        """The blob id of `path` at `commit`, or None when it is not a regular file there (or not
+        a path of the repository at all: `../x`, `/etc/passwd`)."""
         wanted = git_arg(path)
-        out = self._git("--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--", wanted)
+        try:
+            out = self._git("--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--", wanted)
+        except GitCommandError:  # a path git refuses (outside the repository) names no file here
+            return None
         for record in out.split("\0"):
             if record:
                 meta, found = record.split("\t", 1)
