@@ -143,9 +143,11 @@ def test_a_tour_step_outside_the_repository_never_ends_in_a_traceback(indexed, t
     (("tour", "record", "t", "--branch", "main", "--query", "q"), ("--from-labels",)),
     (("tour", "import-codetour", "missing.tour"), ("--out",)),
 ])
-def test_tour_usage_errors_are_one_line(indexed, argv, words):
+def test_tour_usage_errors_are_one_line(indexed, tmp_path, argv, words):
     repo, index = indexed
-    out = run(*argv, "--repo", repo, "--index", index)
+    tour = tmp_path / "t.toml"
+    tour.write_text('title = "t"\n[[steps]]\npath = "src/app.py"\nqualified_name = "handler"\n')
+    out = run(*[tour if part == "t" else part for part in argv], "--repo", repo, "--index", index)
     assert_one_line(out, 2, *words)
 
 
@@ -190,8 +192,8 @@ def mcp_calls(repo: Path, index: Path, calls: list[tuple[str, dict]]) -> list:
     return results
 
 
-def test_mcp_tool_errors_are_one_line_and_the_server_keeps_answering(odd_indexed):
-    repo, index = odd_indexed
+def test_mcp_tool_errors_are_one_line_and_the_server_keeps_answering(indexed):
+    repo, index = indexed
     bad = [
         ("search_code", {"query": "handler", "language": "klingon"}),
         ("search_code", {"query": "   "}),
