@@ -72,6 +72,9 @@ class _Run:
     #: versions whose place in this branch's live set changed (for a shared backend's payloads)
     touched: set[int] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # embedding key -> text
+    #: a re-chunking (recipe.py): an identity the chunker no longer cuts leaves the live set
+    #: without a tombstone, since its code was not deleted
+    rechunk: bool = False
 
 
 def embedding_key(text: str) -> str:
@@ -173,6 +176,21 @@ class Indexer:
             changes.append(FileChange(path, blob, blob))
         return changes
 
+    def rechunk_files(self, branch: BranchRecord, changes: list[FileChange]) -> _Run:
+        """Cut these files of an indexed branch again with today's chunker, inside the caller's
+        transaction and without moving the branch: a recipe migration (rechunk.py). Returns
+        the run: the caller embeds its `pending` texts; the versions it added (`new_rows`) get
+        their vectors with the rebuild the migration asks for."""
+        run = _Run(branch.repo_id, branch.id, branch.commit_sha, BranchSummary(branch.name, branch.commit_sha),
+                   rechunk=True)
+        self._apply_changes(run, changes)
+        return run
+
+    def stored_version(self, run: _Run, chunk: Chunk, blob: str) -> tuple[int, int]:
+        """(identity row, version row) of `chunk`, the version added when new (a re-chunking)."""
+        identity_id = self._identity_row(run.repo_id, chunk)
+        return identity_id, self._version_row(run, identity_id, chunk, blob)
+
     # choosing where to start --------------------------------------------------------------
 
     def _start(self, repo_id, branch, commit, existing, summary) -> tuple[int, list[FileChange]]:
@@ -264,7 +282,10 @@ class Indexer:
                 self.store.set_live(run.branch_id, identity_id, version_row, change.new_blob,
                                     chunk.start_line, chunk.end_line)
         for identity_id, version_row in old.items():
-            if identity_id not in seen:
+            if identity_id not in seen and run.rechunk:
+                self.store.forget_live(run.branch_id, identity_id)
+                run.touched.add(version_row)
+            elif identity_id not in seen:
                 self._tombstone(run, identity_id, version_row)
 
     def _identity_row(self, repo_id: int, chunk: Chunk) -> int:

@@ -10,7 +10,10 @@ because on a large index that takes a while. A change of path weight alone re-em
 
 Re-deriving also re-keys what an older chunker keyed another way: a container stored under the
 hash of all its lines (methods included) gets its outline key and keeps its skeleton, and the
-versions of one container that differed only in member bodies become one version.
+versions of one container that differed only in member bodies become one version. And since
+recipe `sections-1` (prose cut into sections, overload stubs folded into their implementation),
+what an older chunker cut into other identities is cut again first, labels and pins following
+(rechunk.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from branchwise.embedding import Embedder
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import embed_and_store, embedding_key
 from branchwise.models import Chunk
+from branchwise.rechunk import Rechunked, rechunk
 from branchwise.store import Store, VersionRecord
 
 META_KEY = "embedding_recipe"
@@ -49,8 +53,22 @@ class RecipeChange:
     #: container versions given their outline key, and how many of them were one version
     rekeyed: int = 0
     merged: int = 0
+    #: versions an older chunker cut another way (rechunk.py), the (branch, file) pairs parsed
+    #: again for them, and the labels and pins moved to what replaced them
+    recut: int = 0
+    recut_files: int = 0
+    moved_labels: int = 0
+    moved_pins: int = 0
 
     def message(self) -> str:
+        text = self._message()
+        if self.recut:
+            text += (f"; {self.recut} versions cut another way by an older chunker were cut again "
+                     f"({self.recut_files} files over all branches; {self.moved_labels} labels and "
+                     f"{self.moved_pins} pins moved to the sections or implementations that replace them)")
+        return text
+
+    def _message(self) -> str:
         if self.rekeyed:
             return (f"embedding recipe changed ({self.previous} -> {self.current}): {self.versions} versions "
                     f"re-derived, {self.rekeyed} class versions keyed by their outline ({self.merged} merged: "
@@ -63,7 +81,9 @@ class RecipeChange:
 
     def to_json(self) -> dict:
         return {"previous": self.previous, "current": self.current, "versions": self.versions,
-                "reembedded": self.reembedded, "rekeyed": self.rekeyed, "merged": self.merged}
+                "reembedded": self.reembedded, "rekeyed": self.rekeyed, "merged": self.merged,
+                "recut": self.recut, "recut_files": self.recut_files, "moved_labels": self.moved_labels,
+                "moved_pins": self.moved_pins}
 
 
 def stored_recipe(store: Store) -> str | None:
@@ -85,16 +105,21 @@ def migrate(store: Store, repo: GitRepo, config: Config, embedder: Embedder, pro
         return None
     progress = progress or (lambda stage, done, total: None)
     with store.transaction():
-        versions = store.every_version()
         pending: dict[str, str] = {}
         keys = _Rekeyed()
+        cut = Rechunked()
         if text_recipe_of(previous) != text_recipe_of(current):
-            pending = _rederive(store, repo, config, embedder, versions, keys)
+            progress("re-chunk", 0, 1)
+            cut = rechunk(store, repo, config, embedder)
+            progress("re-chunk", 1, 1)
+            pending = _rederive(store, repo, config, embedder, store.every_version(), keys)
+        versions = store.every_version()
         embed_and_store(store, embedder, pending, progress, stage="re-embed")
         store.set_meta(META_KEY, current)
         store.bump_generation()  # vectors are rebuilt from the cache
         store.mark_unpublished([v.row for v in versions], point=True)
-    return RecipeChange(previous, current, len(versions), len(pending), keys.rekeyed, keys.merged)
+    return RecipeChange(previous, current, len(versions), len(pending), keys.rekeyed, keys.merged,
+                        cut.obsolete, cut.files, cut.labels, cut.pins)
 
 
 @dataclass

@@ -22,9 +22,11 @@ from branchwise.chunking.grammars import GRAMMARS, parser
 from branchwise.chunking.languages import identity_language, language_for_path, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
 from branchwise.chunking.outline_key import outline_hash, skeleton
+from branchwise.chunking.overloads import fold_overloads
 from branchwise.chunking.pathclass import classify_path
 from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
 from branchwise.chunking.screening import skip_reason
+from branchwise.chunking.sections import section_chunks
 from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbols
 from branchwise.models import Chunk, FileChunks, Identity, sha256_hex
 from branchwise.secrets import redact
@@ -54,9 +56,9 @@ def chunk_file(
     if grammar:
         result.chunks = _FileChunker(repository, path, language, grammar, data).chunks()
     elif rules.index_unknown_languages:
-        result.chunks = _config_chunks(repository, path, language, data) or _file_chunk(
-            repository, path, language, data
-        )
+        result.chunks = (_config_chunks(repository, path, language, data)
+                         or section_chunks(repository, path, language, data, rules)
+                         or _file_chunk(repository, path, language, data))
     else:
         result.skipped = "no grammar: file type not indexed (index_unknown_languages is off)"
     for chunk in result.chunks:
@@ -95,6 +97,7 @@ class _FileChunker:
         self.table = LineTable(data)
         self.root = parser(grammar).parse(data).root_node
         self.symbols = find_symbols(grammar, self.root, self.table)
+        self.symbols.definitions = fold_overloads(grammar, self.symbols.definitions, self.table)
         self.imports = tuple(decode(node.text).strip() for node in self.symbols.imports)
 
     def identity(self, symbol_type: str, qualified_name: str) -> Identity:
@@ -285,8 +288,8 @@ class _FileChunker:
 
 
 def _unique_identities(chunker: _FileChunker, drafts: list[_Draft]) -> list[Identity]:
-    """Identities in document order; a repeated (type, name) gets `#2`, `#3`... (overloads,
-    property setters, conditional definitions)."""
+    """Identities in document order; a repeated (type, name) gets `#2`, `#3`... (property
+    setters, conditional definitions; overloads are folded into one chunk, overloads.py)."""
     seen: Counter[tuple[str, str]] = Counter()
     identities = []
     for draft in drafts:

@@ -22,7 +22,8 @@ import re
 MAX_CHARS = 1500
 #: names the composition below; stored in the index, so a change re-embeds once (recipe.py).
 #: outline-2: the same texts, and containers keyed by their outline (re-keyed once, recipe.py)
-TEXT_RECIPE = "outline-2"
+#: sections-1: Markdown/reST cut into sections, overload stubs folded (re-chunked once, rechunk.py)
+TEXT_RECIPE = "sections-1"
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_SEPARATORS = re.compile(r"[/\\._\-\s]+")

@@ -27,6 +27,10 @@ class ChunkingRules:
     max_file_bytes: int = 1024 * 1024
     #: Files without a grammar (Markdown, TOML, SQL...) become one "file" chunk.
     index_unknown_languages: bool = True
+    #: Markdown and reST are cut at headings (sections.py); a longer section is cut at
+    #: paragraph boundaries into parts of at most this many lines and characters.
+    section_max_lines: int = 50
+    section_max_chars: int = 2500
 
     generated_globs: tuple[str, ...] = (
         "generated/", "__generated__/",

@@ -2,7 +2,7 @@
 
 Symbol types are read from the tree-sitter queries' `@definition.<kind>` captures (so a new
 query kind is a new valid value at once), minus the kinds that only scope names, plus the
-chunk kinds the chunker makes itself: module remainders, whole files and config blocks.
+chunk kinds the chunker makes itself: module remainders, whole files, config blocks and prose sections.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from branchwise.chunking.languages import _GRAMMAR_BY_SUFFIX, _TEXT_KIND_BY_NAME
 from branchwise.chunking.symbols import SCOPE_KINDS
 
 QUERIES = Path(__file__).with_name("queries")
-CHUNKER_KINDS = frozenset({"module", "file", "config"})
+CHUNKER_KINDS = frozenset({"module", "file", "config", "section"})
 
 
 @lru_cache(maxsize=1)

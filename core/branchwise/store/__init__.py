@@ -3,7 +3,7 @@
 This package is the only code that speaks SQL. `schema.py` holds every table; `Store` is
 one connection with the reads and writes of each concern (`database.py`: meta,
 repositories, branches; `writes.py`: an index run; `reads.py`: the local backend's search;
-`outbox.py`: a shared backend's publishing), returning records (`records.py`) or plain
+`outbox.py`: a shared backend's publishing; `rechunk.py`: a recipe's re-chunking), returning records (`records.py`) or plain
 values. Vector files beside the database are derived from it and can always be rebuilt.
 """
 
@@ -12,11 +12,12 @@ from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_e
                                        make_index_dir, require_index, resolve_index_dir, utc_now)
 from branchwise.store.outbox import Outbox
 from branchwise.store.reads import SearchReads
+from branchwise.store.rechunk import RechunkWrites
 from branchwise.store.records import BranchRecord, VersionRecord
 from branchwise.store.writes import IndexWrites
 
 
-class Store(IndexWrites, SearchReads, Outbox):
+class Store(IndexWrites, SearchReads, Outbox, RechunkWrites):
     """A connection to one index database with every query the core runs on it."""
 
 

@@ -1,0 +1,155 @@
+"""An index made by the chunker before recipe `sections-1` is cut again once (rechunk.py).
+
+The older chunker is today's with its two changes switched off (no prose sections, no overload
+folding) and its recipe name: exactly what indexes made before them hold. Hashing embedder
+(deterministic, no weights): these tests are about identities, labels, pins and tombstones.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from branchwise import recipe
+from branchwise.chunking import chunker, embedding_text
+from branchwise.models import Label
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+from gittools import GitBuilder
+
+TERMUI = '''import typing as t
+
+
+@t.overload
+def prompt(text: str) -> str: ...
+
+
+@t.overload
+def prompt(text: str, type: type) -> int: ...
+
+
+def prompt(text, type=None):
+    """Ask the user for a value, with confirmation when asked."""
+    value = input(text)
+    return type(value) if type else value
+
+
+def confirm(text: str) -> bool:
+    return prompt(text) == "y"
+'''
+
+GUIDE = """# Guide
+
+The guide to prompting.
+
+## Passwords
+
+Ask for a password with hide_input.
+
+## Confirmation
+
+Ask twice with confirmation_prompt.
+"""
+
+
+@pytest.fixture
+def old_chunker(monkeypatch):
+    """Switch today's chunker back to the one before recipe sections-1."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    patch = pytest.MonkeyPatch()
+    patch.setattr(chunker, "fold_overloads", lambda grammar, definitions, table: definitions)
+    patch.setattr(chunker, "section_chunks", lambda *args: [])
+    patch.setattr(embedding_text, "TEXT_RECIPE", "outline-2")
+    yield patch
+    patch.undo()
+
+
+@pytest.fixture
+def repo(tmp_path):
+    git = GitBuilder(tmp_path / "app")
+    git.write("app/termui.py", TERMUI)
+    git.write("docs/guide.md", GUIDE)
+    git.commit("app and guide")
+    git.branch("release")
+    return git
+
+
+def _live(ws: Workspace, branch: str) -> dict[tuple[str, str], dict]:
+    return {(row["path"], row["qualified_name"]): row for row in ws.inspect(branch)}
+
+
+def _tombstones(ws: Workspace) -> list[tuple]:
+    return ws.store.conn.execute(
+        "SELECT b.name, i.path, i.qualified_name FROM tombstones t JOIN identities i ON i.id = t.identity_id "
+        "JOIN branches b ON b.id = t.branch_id ORDER BY 1, 2, 3").fetchall()
+
+
+def test_labels_and_pins_of_stubs_and_of_a_page_follow_the_implementation_and_the_sections(
+        repo, tmp_path, old_chunker):
+    ws = Workspace(repo.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    before = _live(ws, "main")
+    assert {("app/termui.py", "prompt"), ("app/termui.py", "prompt#2"), ("app/termui.py", "prompt#3"),
+            ("docs/guide.md", "guide.md")} <= set(before)
+    stub = ws.live_symbol("main", "app/termui.py", "prompt#2")
+    assert stub.text.strip().endswith("-> int: ...")  # a stub, before
+    ws.set_label(ws.live_symbol("main", "app/termui.py", "prompt#3"), Label.USE, "the real one")
+    ws.set_label(ws.live_symbol("main", "docs/guide.md", "guide.md"), Label.REFERENCE_ONLY)
+    ws.pin(stub, "main", "pinned on a stub")
+    ws.pin(ws.live_symbol("release", "docs/guide.md", "guide.md"), "release")
+    ws.close()
+    old_chunker.undo()
+
+    ws = Workspace(repo.path, tmp_path / "index")
+    change = ws.index(["main"]).recipe_change
+    assert change is not None and change.current == recipe.recipe_id(ws.config.path_weight)
+    assert (change.moved_labels, change.moved_pins) == (2, 2)
+    assert change.recut_files == 4  # two files on each of the two branches
+    for branch in ("main", "release"):  # the branch not indexed in this run is migrated too
+        after = _live(ws, branch)
+        names = {name for path, name in after if path == "app/termui.py"}
+        assert names == {"prompt", "confirm"}, branch
+        assert {name for path, name in after if path == "docs/guide.md"} == {"Guide", "Passwords", "Confirmation"}
+    assert _tombstones(ws) == []  # nothing was deleted: the code was only cut another way
+
+    implementation = ws.live_symbol("main", "app/termui.py", "prompt")
+    assert "Ask the user for a value" in implementation.text and implementation.text.count("def prompt(") == 3
+    labels = {(row["path"], row["qualified_name"]): row for row in ws.labels()}
+    assert labels[("app/termui.py", "prompt")]["label"] == "use"
+    assert labels[("app/termui.py", "prompt")]["version_id"] == implementation.version_id
+    assert labels[("app/termui.py", "prompt")]["note"] == "the real one"
+    assert {name for path, name in labels if path == "docs/guide.md"} == {"Guide", "Passwords", "Confirmation"}
+    assert all(labels[("docs/guide.md", name)]["label"] == "reference-only"
+               for name in ("Guide", "Passwords", "Confirmation"))
+    pins = {(p.branch, p.path, p.qualified_name): p for p in ws.pins()}
+    assert set(pins) == {("main", "app/termui.py", "prompt"), ("release", "docs/guide.md", "Guide"),
+                         ("release", "docs/guide.md", "Passwords"), ("release", "docs/guide.md", "Confirmation")}
+    assert pins[("main", "app/termui.py", "prompt")].note == "pinned on a stub"
+
+    results = ws.apply_labels(ws.search(SearchRequest("ask the user for a value prompt", "main", top_k=10,
+                                                      pinned=ws.pinned_keys("main"))))
+    prompt = [r for r in results if r.path == "app/termui.py" and r.identity.qualified_name.startswith("prompt")]
+    assert [r.identity.qualified_name for r in prompt] == ["prompt"]
+    assert prompt[0].label == Label.USE and prompt[0].pinned
+    assert ws.store.conn.execute(  # the stubs' versions are gone, not kept as history
+        "SELECT count(*) FROM versions v JOIN identities i ON i.id = v.identity_id "
+        "WHERE i.qualified_name IN ('prompt#2', 'prompt#3', 'guide.md')").fetchone()[0] == 0
+    assert ws.index(["main", "release"]).recipe_change is None  # once
+
+
+def test_a_page_deleted_on_a_branch_stays_deleted_history_as_its_sections(repo, tmp_path, old_chunker):
+    repo.checkout("release")
+    repo.delete("docs/guide.md")
+    repo.commit("drop the guide")
+    repo.checkout("main")
+    ws = Workspace(repo.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    assert ("release", "docs/guide.md", "guide.md") in _tombstones(ws)
+    ws.close()
+    old_chunker.undo()
+
+    ws = Workspace(repo.path, tmp_path / "index")
+    ws.index(["main"])
+    assert _tombstones(ws) == [("release", "docs/guide.md", name) for name in ("Confirmation", "Guide", "Passwords")]
+    history = ws.search(SearchRequest("password hide_input", "release", top_k=10, scope="all"))
+    guide = [r for r in history if r.path == "docs/guide.md"]
+    assert guide and all(r.identity.symbol_type == "section" for r in guide)
