@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from branchwise.chunking import chunk_file
-from branchwise.chunking.grammars import parser
+from branchwise.chunking.grammars import parse
 from branchwise.chunking.languages import grammar_for_file
 from branchwise.chunking.lines import LineTable
 from branchwise.chunking.symbols import find_symbols
@@ -34,7 +34,7 @@ def nesting_problems(path: str, data: bytes) -> list[str]:
     chunks: dict[tuple[str, str], list] = {}
     for c in result.chunks:
         chunks.setdefault((c.identity.symbol_type, re.sub(r"#\d+$", "", c.identity.qualified_name)), []).append(c)
-    root = parser(grammar).parse(data).root_node
+    root = parse(grammar, data).root_node
     for d in find_symbols(grammar, root, table).definitions:
         if not d.symbol_type:
             continue

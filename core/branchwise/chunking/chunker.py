@@ -18,7 +18,7 @@ from tree_sitter import Node
 from branchwise.chunking import embedding_text
 from branchwise.chunking.config_blocks import CONFIG_KINDS, config_blocks
 from branchwise.chunking.comments import clean_comments, clean_docstring, xml_doc_to_prose
-from branchwise.chunking.grammars import GRAMMARS, parser
+from branchwise.chunking.grammars import GRAMMARS, parse
 from branchwise.chunking.languages import grammar_for_file, identity_language, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
 from branchwise.chunking.outline_key import outline_hash, skeleton
@@ -104,7 +104,7 @@ class _FileChunker:
         self.grammar = GRAMMARS[grammar]
         self.data = data
         self.table = LineTable(data)
-        self.root = parser(grammar).parse(data).root_node
+        self.root = parse(grammar, data).root_node
         self.symbols = find_symbols(grammar, self.root, self.table)
         self.imports = tuple(decode(node.text).strip() for node in self.symbols.imports)
 

@@ -32,6 +32,7 @@ import tree_sitter_swift
 import tree_sitter_typescript
 
 from branchwise.chunking import naming
+from branchwise.chunking.macros import mask_macros
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Grammar:
     #: indented blocks): the chunk ends at its last code token, and those comments are
     #: the next definition's doc.
     trailing_comments_inside: bool = False
+    #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py).
+    source_filter: Callable[[bytes], bytes] | None = None
 
 
 _JS_WRAPPERS = frozenset(
@@ -109,22 +112,22 @@ GRAMMARS: dict[str, Grammar] = {
     "c": Grammar(
         "c", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
-        transparent_top_level=_C_TRANSPARENT, namer=naming.c_family,
+        transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=mask_macros,
     ),
     "c_header": Grammar(
         "c_header", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
-        transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family,
+        transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=mask_macros,
     ),
     "cpp": Grammar(
         "cpp", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
-        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family,
+        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=mask_macros,
     ),
     "cpp_header": Grammar(
         "cpp_header", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
-        transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family,
+        transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family, source_filter=mask_macros,
     ),
     "c_sharp": Grammar(
         "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),
@@ -172,6 +175,12 @@ def query(grammar: str) -> tree_sitter.Query:
 
 
 _local = threading.local()
+
+
+def parse(grammar: str, data: bytes) -> tree_sitter.Tree:
+    """The tree of `data` (read through the grammar's source filter, offsets unchanged)."""
+    source_filter = GRAMMARS[grammar].source_filter
+    return parser(grammar).parse(source_filter(data) if source_filter else data)
 
 
 def parser(grammar: str) -> tree_sitter.Parser:

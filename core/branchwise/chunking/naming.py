@@ -61,8 +61,20 @@ def cpp_name(text: str) -> str:
 
 
 def c_family(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """C and C++: a function defined inside a block is a misparse of a macro (`FMT_CATCH(...) {`)."""
+    if definition.kind == "function" and _inside(definition.node, "compound_statement"):
+        return False
     definition.name = cpp_name(_text(captures["name"][0]))
     return bool(definition.name)
+
+
+def _inside(node: Node, ancestor_type: str) -> bool:
+    current = node.parent
+    while current is not None:
+        if current.type == ancestor_type:
+            return True
+        current = current.parent
+    return False
 
 
 def ruby(definition: Definition, captures: dict[str, list[Node]]) -> bool:
