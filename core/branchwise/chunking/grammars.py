@@ -32,7 +32,7 @@ import tree_sitter_swift
 import tree_sitter_typescript
 
 from branchwise.chunking import naming
-from branchwise.chunking.macros import mask_macros
+from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
 
 @dataclass(frozen=True)
@@ -122,12 +122,13 @@ GRAMMARS: dict[str, Grammar] = {
     "cpp": Grammar(
         "cpp", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
-        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=mask_macros,
+        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=mask_cpp_macros,
     ),
     "cpp_header": Grammar(
         "cpp_header", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
-        transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family, source_filter=mask_macros,
+        transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family,
+        source_filter=mask_cpp_macros,
     ),
     "c_sharp": Grammar(
         "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),
