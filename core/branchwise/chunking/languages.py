@@ -57,6 +57,7 @@ _CPP_SYNTAX = re.compile(
     re.MULTILINE,
 )
 _SNIFF_BYTES = 64 * 1024
+_SHELL_SHEBANG = re.compile(rb"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:ba|da|k)?sh\b")
 
 _TEXT_KIND_BY_SUFFIX = {
     ".md": "markdown",
@@ -90,10 +91,13 @@ def language_for_path(path: str) -> str | None:
 
 
 def grammar_for_file(path: str, data: bytes) -> str | None:
-    """The grammar for `path` holding `data`: a `.h` header written in C++ gets C++'s."""
+    """The grammar for `path` holding `data`: a `.h` header written in C++ gets C++'s, a
+    shell script without extension (`#!/bin/sh`) Bash's."""
     grammar = language_for_path(path)
     if grammar == "c_header" and _CPP_SYNTAX.search(data[:_SNIFF_BYTES]):
         return "cpp_header"
+    if grammar is None and not PurePosixPath(path).suffix and _SHELL_SHEBANG.match(data):
+        return "bash"  # an executable script without extension (nvm's tests)
     return grammar
 
 
