@@ -64,6 +64,9 @@ class Grammar:
     trailing_comments_inside: bool = False
     #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py).
     source_filter: Callable[[bytes], bytes] | None = None
+    #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
+    #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
+    clean_definitions_in_errors: bool = False
 
 
 _JS_WRAPPERS = frozenset(
@@ -113,22 +116,25 @@ GRAMMARS: dict[str, Grammar] = {
         "c", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
         transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=mask_macros,
+        clean_definitions_in_errors=True,
     ),
     "c_header": Grammar(
         "c_header", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
         transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=mask_macros,
+        clean_definitions_in_errors=True,
     ),
     "cpp": Grammar(
         "cpp", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
         transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=mask_cpp_macros,
+        clean_definitions_in_errors=True,
     ),
     "cpp_header": Grammar(
         "cpp_header", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
         transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family,
-        source_filter=mask_cpp_macros,
+        source_filter=mask_cpp_macros, clean_definitions_in_errors=True,
     ),
     "c_sharp": Grammar(
         "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),

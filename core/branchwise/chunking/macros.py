@@ -6,7 +6,7 @@ Tree-sitter reads those as expressions and loses the declarations around them. T
 therefore runs over a copy in which such macro names are replaced by spaces of the same
 length: byte offsets and lines are unchanged, and every chunk's text is still cut from the
 file's own bytes. A macro is an upper-case name with an underscore; it is blanked when it
-stands alone on a line, or directly before a declaration keyword, another such macro or (C++) a constructor's name and `(`, or
+stands alone on a line (with its arguments: `FMT_PRAGMA_CLANG(...)`), or directly before a declaration keyword, another such macro or (C++) a constructor's name and `(`, or
 between `class`/`struct` and the class name, or between `if` and its condition. Preprocessor lines are left alone.
 """
 
@@ -18,15 +18,16 @@ _MACRO = rb"[A-Z][A-Z0-9]*_[A-Z0-9_]*"
 _KEYWORDS = (
     rb"template|class|struct|union|enum|void|auto|inline|static|constexpr|consteval|const|explicit|"
     rb"virtual|friend|typename|using|namespace|extern|bool|char|int|unsigned|signed|long|short|"
-    rb"double|float|size_t|std|operator|typedef"
+    rb"double|float|size_t|std|operator|typedef|\w+_t"
 )
-_ALONE = re.compile(rb"^([ \t]*)(" + _MACRO + rb")[ \t]*;?[ \t]*(?=\r?$)", re.MULTILINE)
+_ARGUMENTS = rb"\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\)"  # up to three levels of parentheses
+_ALONE = re.compile(rb"^([ \t]*)(" + _MACRO + rb"(?:" + _ARGUMENTS + rb")?)[ \t]*;?[ \t]*(?=\r?$)", re.MULTILINE)
 _BEFORE_DECLARATION = re.compile(
     rb"(?<![\w#])(?<!typedef )(" + _MACRO + rb")(?=[ \t]+(?:(?:" + _KEYWORDS + rb")\b|~|" + _MACRO + rb"\b))"
 )
 #: C++ only: `FMT_CONSTEXPR typed_node(...)` (in C such a macro is a return type)
 _BEFORE_CONSTRUCTOR = re.compile(rb"(?<![\w#])(?<!typedef )(" + _MACRO + rb")(?=[ \t]+\w+[ \t]*\()")
-_IN_CLASS_HEAD = re.compile(rb"(?:(?<=\bclass )|(?<=\bstruct ))(" + _MACRO + rb")(?=[ \t]+\w)")
+_IN_CLASS_HEAD = re.compile(rb"(?:(?<=\bclass )|(?<=\bstruct ))(" + _MACRO + rb"(?:" + _ARGUMENTS + rb")?)(?=[ \t]+\w)")
 _IN_IF = re.compile(rb"(?<=\bif )(" + _MACRO + rb")(?=[ \t]*\()")  # `if FMT_CONSTEXPR20 (...)`
 
 

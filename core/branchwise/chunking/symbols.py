@@ -67,7 +67,12 @@ def find_symbols(grammar_name: str, root: Node, table: LineTable) -> FileSymbols
             imports.extend(captures["import"])
             continue
         definition = _definition_from_match(pattern, captures)
-        if definition is None or _inside_error(definition.node):
+        if definition is None:
+            continue
+        if _inside_error(definition.node) and not (
+            grammar.clean_definitions_in_errors and not definition.node.has_error
+            and not definition.node.is_missing
+        ):
             continue
         if grammar.namer is not None and not grammar.namer(definition, captures):
             continue
