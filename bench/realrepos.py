@@ -1,6 +1,8 @@
-"""Retrieval quality on real code: click (Python) and cobra (Go), every release branch.
+"""Retrieval quality on real code: click (Python) and cobra (Go), every release branch, and
+one project per language of issue 33 (cjson, fmt, serilog, mediatr, sinatra, slim, okio,
+alamofire, scopt, nvm, jsonlua) on the branches their question files list.
 
-`python -m bench.realrepos [--repo click|cobra]... [--cache DIR] [--out DIR] [--label NAME]`
+`python -m bench.realrepos [--repo NAME]... [--cache DIR] [--out DIR] [--label NAME]`
 
 The sample repositories are small and were written for this project; real projects have the
 tests, docs and examples that crowd the code out of the top of a ranking, long functions and
@@ -71,8 +73,22 @@ class Question:
     branches: list[str]
 
 
+#: the repositories with a question file, in the order they are measured
+REPOS = ("click", "cobra", "cjson", "fmt", "serilog", "mediatr", "sinatra", "slim", "okio", "alamofire",
+         "scopt", "nvm", "jsonlua")
+
+
+def question_file(repo: str) -> dict:
+    return tomllib.loads((QUESTION_DIR / f"{repo}.toml").read_text())
+
+
+def language_of(repo: str) -> str:
+    """The language a repository's questions are about (click and cobra predate the field)."""
+    return question_file(repo).get("language", {"click": "python", "cobra": "go"}.get(repo, "?"))
+
+
 def load_questions(repo: str) -> list[Question]:
-    data = tomllib.loads((QUESTION_DIR / f"{repo}.toml").read_text())
+    data = question_file(repo)
     out = []
     for q in data["question"]:
         answers = [tuple(a.split("::", 1)) for a in q["answers"]]
@@ -214,13 +230,14 @@ def summarise(per: dict) -> dict:
 
 
 def index_repo(repo: str, cache: Path, index_dir: Path, embedder) -> tuple[object, dict]:
+    """Index the branches the repository's question file lists (click and cobra: all)."""
     from branchwise.workspace import Workspace
 
     path = clone(repo, cache)
     workspace = Workspace(path, index_dir)
     workspace.__dict__["embedder"] = embedder
     started = time.perf_counter()
-    summaries = workspace.index([], all_branches=True)
+    summaries = workspace.index(list(question_file(repo)["branches"]))
     seconds = time.perf_counter() - started
     live = {}
     for s in summaries:
@@ -246,10 +263,25 @@ def run(repos: tuple[str, ...], cache: Path, work: Path) -> dict:
             raise SystemExit("question set does not match the code:\n  " + "\n  ".join(problems))
         evaluated = evaluate(workspace, questions, live)
         workspace.close()
-        out[repo] = {"questions": len(questions), **info,
+        out[repo] = {"questions": len(questions), "language": language_of(repo), **info,
                      "modes": summarise(evaluated["per"]), "records": evaluated["records"]}
     out["embedded_now"] = embedder.computed
     return out
+
+
+def by_language(repos: dict) -> dict:
+    """MRR@10 and hits@10 per language (fused mode) over every (question, branch) pair of its
+    repositories."""
+    ranks: dict[str, list] = {}
+    for item in repos.values():
+        if not isinstance(item, dict) or "records" not in item:
+            continue
+        ranks.setdefault(item.get("language", "?"), []).extend(
+            r["rank"] for r in item["records"] if r["mode"] == "fused")
+    return {language: {"asked": len(found),
+                       "mrr_at_10": round(sum(1 / r for r in found if r) / max(len(found), 1), 4),
+                       "hits_at_10": round(sum(1 for r in found if r) / max(len(found), 1), 4)}
+            for language, found in sorted(ranks.items())}
 
 
 def markdown(doc: dict) -> str:
@@ -257,6 +289,11 @@ def markdown(doc: dict) -> str:
              "MRR@10 / hits@10 over every (question, branch) pair; `secondary` is the share of top-10 "
              "slots on tests, docs and examples for behaviour questions; leaks and wrong versions count "
              "results outside the asked branch's live set.", ""]
+    if "languages" in doc:
+        lines += ["## Per language (fused)", "", "| language | asked | MRR@10 | hits@10 |", "|---|---|---|---|"]
+        lines += [f"| {language} | {f['asked']} | {f['mrr_at_10']:.3f} | {f['hits_at_10']:.3f} |"
+                  for language, f in doc["languages"].items()]
+        lines.append("")
     for repo, item in doc["repos"].items():
         lines += [f"## {repo} ({item['questions']} questions, branches: "
                   + ", ".join(f"{b} {n} symbols" for b, n in item["branches"].items()) + ")", "",
@@ -272,13 +309,13 @@ def markdown(doc: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.realrepos", description=__doc__.split("\n")[0])
-    parser.add_argument("--repo", action="append", choices=("click", "cobra"))
+    parser.add_argument("--repo", action="append", choices=REPOS)
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     parser.add_argument("--label", default="current", help="name of this measurement (before, after, ...)")
     parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
     args = parser.parse_args(argv)
-    repos = tuple(args.repo or ("click", "cobra"))
+    repos = tuple(args.repo or ("click", "cobra"))  # the issue-33 repositories are named with --repo
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="branchwise-realrepos-") as tmp:
         repos_doc = run(repos, args.cache, args.index_root or Path(tmp))
@@ -288,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     doc = {"meta": {"label": args.label, "date": date.isoformat(timespec="seconds"), "machine": machine(),
                     "seconds": round(time.perf_counter() - started, 1),
                     "embedded_now": repos_doc.pop("embedded_now")},
-           "repos": repos_doc}
+           "repos": repos_doc, "languages": by_language(repos_doc)}
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"{date:%Y-%m-%d}-realrepos-{args.label}"
     stem.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")

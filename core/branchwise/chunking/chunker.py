@@ -17,9 +17,9 @@ from tree_sitter import Node
 
 from branchwise.chunking import embedding_text
 from branchwise.chunking.config_blocks import CONFIG_KINDS, config_blocks
-from branchwise.chunking.comments import clean_comments, clean_docstring
-from branchwise.chunking.grammars import GRAMMARS, parser
-from branchwise.chunking.languages import identity_language, language_for_path, text_kind_for_path
+from branchwise.chunking.comments import clean_comments, clean_docstring, xml_doc_to_prose
+from branchwise.chunking.grammars import GRAMMARS, parse
+from branchwise.chunking.languages import grammar_for_file, identity_language, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
 from branchwise.chunking.outline_key import outline_hash, skeleton
 from branchwise.chunking.overloads import fold_overloads
@@ -31,9 +31,20 @@ from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbol
 from branchwise.models import Chunk, FileChunks, Identity, sha256_hex
 from branchwise.secrets import redact
 
-_ANNOTATIONS = frozenset({"decorator", "annotation", "marker_annotation", "attribute_item"})
+_ANNOTATIONS = frozenset(
+    {"decorator", "annotation", "marker_annotation", "attribute_item", "attribute_list", "attribute"}
+)
 #: Top-level nodes that are neither symbols nor code worth a module chunk.
-_TRIVIAL_TOP_LEVEL = frozenset({"package_clause", "package_declaration", "ERROR", "empty_statement"})
+_TRIVIAL_TOP_LEVEL = frozenset(
+    {"package_clause", "package_declaration", "ERROR", "empty_statement",
+     # issue 33: Kotlin, C#, PHP headers; C's `;` after a definition
+     "package_header", "file_scoped_namespace_declaration", "php_tag", "declare_statement", "text",
+     "namespace_definition", "preproc_call", ";"}
+)
+#: Body nodes of definitions whose grammar gives them no `body` field (Kotlin).
+_BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body"})
+#: Children of a transparent top-level node that are its own parts, not statements in it.
+_TRANSPARENT_PARTS = frozenset({"name", "condition", "value"})
 _FIELD_LINE_CHARS = 160
 
 
@@ -46,7 +57,7 @@ def chunk_file(
 ) -> FileChunks:
     """All chunks of the file at `path` (repository-relative, `/`-separated) holding `data`."""
     rules = rules or DEFAULT_RULES
-    grammar = language_for_path(path)
+    grammar = grammar_for_file(path, data)
     language = identity_language(grammar) if grammar else text_kind_for_path(path)
     result = FileChunks(path=path, language=language)
     result.path_class, result.class_reason = classify_path(path, data, rules, generated_paths)
@@ -95,7 +106,7 @@ class _FileChunker:
         self.grammar = GRAMMARS[grammar]
         self.data = data
         self.table = LineTable(data)
-        self.root = parser(grammar).parse(data).root_node
+        self.root = parse(grammar, data).root_node
         self.symbols = find_symbols(grammar, self.root, self.table)
         self.symbols.definitions = fold_overloads(grammar, self.symbols.definitions, self.table)
         self.imports = tuple(decode(node.text).strip() for node in self.symbols.imports)
@@ -141,6 +152,8 @@ class _FileChunker:
             body_start = docstring_node.end_byte
         else:
             docstring = clean_comments([decode(node.text) for node in definition.doc_comments])
+            if self.language == "csharp":
+                docstring = xml_doc_to_prose(docstring)
         return _Draft(definition, start_line, end_line, signature, docstring, body_start)
 
     def _signature(self, definition: Definition) -> tuple[str, int]:
@@ -252,7 +265,7 @@ class _FileChunker:
         import_ids = {node.id for node in self.symbols.imports}
         docstring_node = _module_docstring(self.root) if self.grammar.name == "python" else None
         statements = [
-            node for node in self.root.named_children
+            node for node in _top_level_nodes(self.root, self.grammar.transparent_top_level)
             if node.id not in import_ids
             and node.type not in self.grammar.comment_types
             and node.type not in _TRIVIAL_TOP_LEVEL
@@ -382,7 +395,21 @@ def _body(node: Node) -> Node | None:
     type_node = node.child_by_field_name("type")  # Go `type X struct {...}`
     if node.type == "type_spec" and type_node is not None and type_node.type == "struct_type":
         return type_node.named_children[0] if type_node.named_children else None
-    return None
+    return next((child for child in node.named_children if child.type in _BODY_TYPES), None)
+
+
+def _top_level_nodes(root: Node, transparent: frozenset[str]) -> list[Node]:
+    """The root's children, with those of transparent nodes (`#ifdef`, `extern "C"`, a
+    namespace body) in their place."""
+    out = []
+    for index, child in enumerate(root.children):
+        if not child.is_named or root.field_name_for_child(index) in _TRANSPARENT_PARTS:
+            continue
+        if child.type in transparent:
+            out.extend(_top_level_nodes(child, transparent))
+        else:
+            out.append(child)
+    return out
 
 
 def _members(node: Node) -> list[Node]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import re
 
-_LINE_MARKER = re.compile(r"^\s*(?:///?!?|#!?)\s?")
+_LINE_MARKER = re.compile(r"^\s*(?:///?!?|#!?|--+(?:\[=*\[)?)\s?")  # `--`, `---`: Lua, LDoc
 _BLOCK_OPEN = re.compile(r"^\s*/\*[*!]?\s?")
 _BLOCK_CLOSE = re.compile(r"\s*\*+/\s*$")
 _BLOCK_STAR = re.compile(r"^\s*\*(?!/)\s?")
@@ -21,6 +21,20 @@ def clean_comment(text: str) -> str:
     else:
         lines = [_LINE_MARKER.sub("", line, count=1) for line in lines]
     return inspect.cleandoc("\n".join(lines))
+
+
+_XML_REFERENCE = re.compile(r"<(?:see|seealso|paramref|typeparamref)\s+\w+=\"([^\"]*)\"\s*/>")
+_XML_PARAM = re.compile(r"<(?:param|typeparam)\s+name=\"([^\"]*)\"\s*>")
+_XML_TAG = re.compile(r"</?[a-zA-Z][^<>]*>")
+
+
+def xml_doc_to_prose(text: str) -> str:
+    """A C# `///` XML doc comment as prose: `<see cref="X"/>` -> `X`, `<param name="x">`
+    -> `x:`, other tags dropped."""
+    text = _XML_REFERENCE.sub(r"\1", text)
+    text = _XML_PARAM.sub(r"\1: ", text)
+    text = _XML_TAG.sub("", text)
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
 
 
 def clean_comments(texts: list[str]) -> str:

@@ -14,12 +14,25 @@ from importlib import resources
 from typing import Callable
 
 import tree_sitter
+import tree_sitter_bash
+import tree_sitter_c
+import tree_sitter_c_sharp
+import tree_sitter_cpp
 import tree_sitter_go
 import tree_sitter_java
 import tree_sitter_javascript
+import tree_sitter_kotlin
+import tree_sitter_lua
+import tree_sitter_php
 import tree_sitter_python
+import tree_sitter_ruby
 import tree_sitter_rust
+import tree_sitter_scala
+import tree_sitter_swift
 import tree_sitter_typescript
+
+from branchwise.chunking import naming
+from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
 
 @dataclass(frozen=True)
@@ -32,11 +45,41 @@ class Grammar:
     wrapper_types: frozenset[str] = frozenset()
     #: Sibling nodes directly above a definition that belong to its chunk.
     attribute_types: frozenset[str] = frozenset()
+    #: Named children a wrapper may hold besides the definition (C++ `template <...>`,
+    #: the name of a C `typedef struct {...} name;`).
+    wrapper_parts: frozenset[str] = frozenset()
+    #: Bodies whose first member's doc comment sits before the body node (Ruby).
+    comment_hosts: frozenset[str] = frozenset()
+    #: Nodes whose children count as top-level for the module chunk (preprocessor
+    #: conditionals, `extern "C"` and namespace bodies).
+    transparent_top_level: frozenset[str] = frozenset()
+    #: Query files added to `query_file` (header prototypes).
+    extra_query_files: tuple[str, ...] = ()
+    #: Names a definition from its match when the name node's text is not the name
+    #: (naming.py): C++ `detail::foo`, Kotlin `String.foo`, Swift `extension Type`...
+    namer: Callable | None = None
+    #: The grammar ends a definition's node after the comments that follow it (Scala's
+    #: indented blocks): the chunk ends at its last code token, and those comments are
+    #: the next definition's doc.
+    trailing_comments_inside: bool = False
+    #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py).
+    source_filter: Callable[[bytes], bytes] | None = None
+    #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
+    #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
+    clean_definitions_in_errors: bool = False
 
 
 _JS_WRAPPERS = frozenset(
     {"export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"}
 )
+
+_C_TRANSPARENT = frozenset(
+    {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
+     "linkage_specification", "declaration_list"}
+)
+_CPP_TRANSPARENT = _C_TRANSPARENT | {"namespace_definition"}
+_CPP_WRAPPERS = frozenset({"type_definition", "template_declaration"})
+_CPP_WRAPPER_PARTS = frozenset({"type_identifier", "template_parameter_list", "requires_clause"})
 
 GRAMMARS: dict[str, Grammar] = {
     "python": Grammar(
@@ -68,6 +111,60 @@ GRAMMARS: dict[str, Grammar] = {
         "java", tree_sitter_java.language, "java.scm",
         frozenset({"line_comment", "block_comment"}),
     ),
+    # issue 33
+    "c": Grammar(
+        "c", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
+        wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
+        transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=mask_macros,
+        clean_definitions_in_errors=True,
+    ),
+    "c_header": Grammar(
+        "c_header", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
+        wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
+        transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=mask_macros,
+        clean_definitions_in_errors=True,
+    ),
+    "cpp": Grammar(
+        "cpp", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
+        wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
+        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=mask_cpp_macros,
+        clean_definitions_in_errors=True,
+    ),
+    "cpp_header": Grammar(
+        "cpp_header", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
+        wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
+        transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family,
+        source_filter=mask_cpp_macros, clean_definitions_in_errors=True,
+    ),
+    "c_sharp": Grammar(
+        "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),
+        transparent_top_level=frozenset({"namespace_declaration", "declaration_list"}),
+    ),
+    "ruby": Grammar(
+        "ruby", tree_sitter_ruby.language, "ruby.scm", frozenset({"comment"}),
+        comment_hosts=frozenset({"body_statement"}), namer=naming.ruby,
+    ),
+    "php": Grammar(
+        "php", tree_sitter_php.language_php, "php.scm", frozenset({"comment"}),
+        transparent_top_level=frozenset({"namespace_definition", "compound_statement"}),
+    ),
+    "kotlin": Grammar(
+        "kotlin", tree_sitter_kotlin.language, "kotlin.scm", frozenset({"line_comment", "block_comment"}),
+        namer=naming.kotlin,
+    ),
+    "swift": Grammar(
+        "swift", tree_sitter_swift.language, "swift.scm", frozenset({"comment", "multiline_comment"}),
+        namer=naming.swift,
+    ),
+    "scala": Grammar(
+        "scala", tree_sitter_scala.language, "scala.scm", frozenset({"comment", "block_comment"}),
+        trailing_comments_inside=True,
+    ),
+    "bash": Grammar("bash", tree_sitter_bash.language, "bash.scm", frozenset({"comment"})),
+    "lua": Grammar(
+        "lua", tree_sitter_lua.language, "lua.scm", frozenset({"comment"}),
+        wrapper_types=frozenset({"variable_declaration"}), namer=naming.lua,
+    ),
 }
 
 
@@ -78,11 +175,19 @@ def language(grammar: str) -> tree_sitter.Language:
 
 @cache
 def query(grammar: str) -> tree_sitter.Query:
-    source = resources.files(__package__) / "queries" / GRAMMARS[grammar].query_file
-    return tree_sitter.Query(language(grammar), source.read_text(encoding="utf-8"))
+    folder = resources.files(__package__) / "queries"
+    files = (GRAMMARS[grammar].query_file, *GRAMMARS[grammar].extra_query_files)
+    source = "\n".join((folder / name).read_text(encoding="utf-8") for name in files)
+    return tree_sitter.Query(language(grammar), source)
 
 
 _local = threading.local()
+
+
+def parse(grammar: str, data: bytes) -> tree_sitter.Tree:
+    """The tree of `data` (read through the grammar's source filter, offsets unchanged)."""
+    source_filter = GRAMMARS[grammar].source_filter
+    return parser(grammar).parse(source_filter(data) if source_filter else data)
 
 
 def parser(grammar: str) -> tree_sitter.Parser:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from branchwise.chunking import import_names
+
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _KEYWORDS = frozenset(
     "import from as use pub crate self super type typeof const let var static mod extern".split()
@@ -20,6 +22,8 @@ _KEYWORDS = frozenset(
 
 def bound_names(statement: str, language: str) -> set[str]:
     """The names an import statement binds in its file."""
+    if language in import_names.LANGUAGES:
+        return import_names.bound_names(statement, language)
     text = re.sub(r"(//|#).*", "", statement)
     if language == "python":
         return _python_names(text)

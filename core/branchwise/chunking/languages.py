@@ -6,6 +6,7 @@ labelled with a coarse text kind, so `--language` filters still have a value to 
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePosixPath
 
 _GRAMMAR_BY_SUFFIX = {
@@ -22,7 +23,41 @@ _GRAMMAR_BY_SUFFIX = {
     ".go": "go",
     ".rs": "rust",
     ".java": "java",
+    # issue 33: headers get their own grammar entry (prototypes are symbols there only)
+    ".c": "c",
+    ".h": "c_header",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".cxx": "cpp",
+    ".c++": "cpp",
+    ".hpp": "cpp_header",
+    ".hh": "cpp_header",
+    ".hxx": "cpp_header",
+    ".h++": "cpp_header",
+    ".cs": "c_sharp",
+    ".rb": "ruby",
+    ".rake": "ruby",
+    ".php": "php",
+    ".kt": "kotlin",
+    ".kts": "kotlin",
+    ".swift": "swift",
+    ".scala": "scala",
+    ".sc": "scala",
+    ".sh": "bash",
+    ".bash": "bash",
+    ".lua": "lua",
 }
+
+#: identity languages of grammars that share one with another grammar
+_IDENTITY_LANGUAGE = {"tsx": "typescript", "c_header": "c", "cpp_header": "cpp", "c_sharp": "csharp"}
+#: a `.h` file is C++ when it shows C++-only syntax near the top
+_CPP_SYNTAX = re.compile(
+    rb"^\s*(?:template\s*<|namespace\s+[\w:]*\s*\{|class\s+\w+[^;(]*$|(?:public|private|protected)\s*:)"
+    rb"|\bstd::\w|#\s*include\s*<(?:string|vector|memory|utility|type_traits|iterator|cstddef|cstdint|cstdio|limits)>",
+    re.MULTILINE,
+)
+_SNIFF_BYTES = 64 * 1024
+_SHELL_SHEBANG = re.compile(rb"#!\s*(?:/usr)?/bin/(?:env\s+)?(?:ba|da|k)?sh\b")
 
 _TEXT_KIND_BY_SUFFIX = {
     ".md": "markdown",
@@ -36,17 +71,11 @@ _TEXT_KIND_BY_SUFFIX = {
     ".ini": "ini",
     ".cfg": "ini",
     ".sql": "sql",
-    ".sh": "shell",
-    ".bash": "shell",
+    ".zsh": "shell",
     ".html": "html",
     ".css": "css",
     ".xml": "xml",
     ".proto": "protobuf",
-    ".c": "c",
-    ".h": "c",
-    ".cpp": "cpp",
-    ".rb": "ruby",
-    ".kt": "kotlin",
 }
 
 _TEXT_KIND_BY_NAME = {
@@ -56,13 +85,26 @@ _TEXT_KIND_BY_NAME = {
 
 
 def language_for_path(path: str) -> str | None:
-    """The grammar for `path`: python, javascript, typescript, tsx, go, rust, java, or None."""
+    """The grammar for `path` (python, javascript, typescript, tsx, go, rust, java, c,
+    c_header, cpp, cpp_header, c_sharp, ruby, php, kotlin, swift, scala, bash, lua), or None."""
     return _GRAMMAR_BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
 
 
+def grammar_for_file(path: str, data: bytes) -> str | None:
+    """The grammar for `path` holding `data`: a `.h` header written in C++ gets C++'s, a
+    shell script without extension (`#!/bin/sh`) Bash's."""
+    grammar = language_for_path(path)
+    if grammar == "c_header" and _CPP_SYNTAX.search(data[:_SNIFF_BYTES]):
+        return "cpp_header"
+    if grammar is None and not PurePosixPath(path).suffix and _SHELL_SHEBANG.match(data):
+        return "bash"  # an executable script without extension (nvm's tests)
+    return grammar
+
+
 def identity_language(grammar: str) -> str:
-    """The language recorded in identities: TSX is TypeScript with another grammar."""
-    return "typescript" if grammar == "tsx" else grammar
+    """The language recorded in identities: TSX is TypeScript with another grammar, a
+    header is its language's, and C# is spelled `csharp`."""
+    return _IDENTITY_LANGUAGE.get(grammar, grammar)
 
 
 def text_kind_for_path(path: str) -> str:

@@ -38,19 +38,32 @@ class ChunkingRules:
         "*.min.js", "*.min.css", "*.map",
         "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "Cargo.lock", "poetry.lock",
         "go.sum",
+        # issue 33: C#, Swift, C/C++ protobuf, Gradle/Bazel output
+        "*.g.cs", "*.g.i.cs", "*.designer.cs", "*.Designer.cs", "*.pb.swift", "*.grpc.swift",
+        "*.pb.h", "*.pb.cc", "*_pb.rb", "build/generated/*", "*/build/generated/*",
     )
     backup_globs: tuple[str, ...] = (
         "*_old.*", "*.old", "*.bak", "*.orig", "*.swp", "*~", "*.backup", "*_backup.*",
         "*.rej",
     )
     fixture_globs: tuple[str, ...] = ("fixtures/", "testdata/", "__fixtures__/", "__snapshots__/")
-    vendored_globs: tuple[str, ...] = ("vendor/", "third_party/", "node_modules/")
+    vendored_globs: tuple[str, ...] = (
+        "vendor/", "third_party/", "node_modules/",
+        "Pods/", "Carthage/", "third-party/", "bower_components/",  # issue 33
+    )
     test_globs: tuple[str, ...] = (
         "tests/", "test/", "__tests__/", "spec/", "src/test/java/",
         "test_*.py", "*_test.py", "conftest.py", "*_test.go",
         "*.test.ts", "*.spec.ts", "*.test.tsx", "*.spec.tsx",
         "*.test.js", "*.spec.js", "*.test.jsx", "*.spec.jsx",
         "*Test.java", "*Tests.java",
+        # issue 33: Ruby, Kotlin (also multiplatform `jvmTest/` source sets), Swift, C#, PHP,
+        # Scala, C/C++, Lua, shell
+        "*_spec.rb", "*_test.rb", "test_*.rb", "Tests/", "Test/", "*Test/*", "*Tests/*",
+        "*Test.kt", "*Tests.kt", "*Test.swift", "*Tests.swift", "*Test.cs", "*Tests.cs",
+        "*Test.php", "*Spec.scala", "*Test.scala", "*Suite.scala",
+        "*_test.c", "*_test.cc", "*_test.cpp", "*_unittest.cc", "test_*.c",
+        "*_spec.lua", "*_test.lua", "*.bats",
     )
     docs_globs: tuple[str, ...] = (
         "docs/", "doc/", "*.md", "*.markdown", "*.rst", "*.adoc", "README*", "CHANGELOG*",

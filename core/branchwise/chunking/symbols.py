@@ -19,12 +19,12 @@ from branchwise.chunking.grammars import GRAMMARS, Grammar, query
 from branchwise.chunking.lines import LineTable
 
 #: Definitions whose direct function members are methods and which parent their members.
-CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl"})
+CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "extension"})
 #: Capture kinds that only qualify the names inside them and are not chunks themselves.
 SCOPE_KINDS = frozenset({"impl", "module"})
 
 _TYPE_NAME_NOISE = re.compile(r"^(?:&|'\w+\s|mut\s|dyn\s|\*|\s)+")
-_INNER_DOC = re.compile(rb"^\s*(?://!|/\*!)")
+_INNER_DOC = re.compile(rb"^\s*(?://!|/\*!|#!)")  # `#!`: a shebang line
 
 
 @dataclass(eq=False)
@@ -36,6 +36,7 @@ class Definition:
     name: str
     pattern: int
     receiver: str = ""  # Go: the receiver's base type name
+    qualifier: str = ""  # what members are qualified with, when not the qualified name (Swift extensions)
     scope: Definition | None = None
     symbol_type: str | None = None  # None for scopes
     qualified_name: str = ""
@@ -43,10 +44,12 @@ class Definition:
     outer: Node | None = None  # `node` widened over wrappers (decorators, export)
     first_byte: int = 0  # where the chunk starts: comments/attributes above included
     doc_comments: list[Node] = field(default_factory=list)
+    content_end: int | None = None  # where the code ends, when the node runs on over comments
 
     @property
     def end_byte(self) -> int:
-        return (self.outer or self.node).end_byte
+        end = (self.outer or self.node).end_byte
+        return end if self.content_end is None else min(end, self.content_end)
 
 
 @dataclass
@@ -64,7 +67,14 @@ def find_symbols(grammar_name: str, root: Node, table: LineTable) -> FileSymbols
             imports.extend(captures["import"])
             continue
         definition = _definition_from_match(pattern, captures)
-        if definition is None or _inside_error(definition.node):
+        if definition is None:
+            continue
+        if _inside_error(definition.node) and not (
+            grammar.clean_definitions_in_errors and not definition.node.has_error
+            and not definition.node.is_missing
+        ):
+            continue
+        if grammar.namer is not None and not grammar.namer(definition, captures):
             continue
         known = by_id.get(definition.node.id)
         if known is None or pattern < known.pattern:
@@ -144,7 +154,7 @@ def _resolve(definition: Definition, by_id: dict[int, Definition]) -> None:
     else:
         definition.symbol_type = kind
     name = f"{definition.receiver}.{definition.name}" if definition.receiver else definition.name
-    definition.qualified_name = f"{scope.qualified_name}.{name}" if scope else name
+    definition.qualified_name = f"{scope.qualifier or scope.qualified_name}.{name}" if scope else name
 
 
 def _enclosing(node: Node, by_id: dict[int, Definition]) -> Definition | None:
@@ -164,16 +174,22 @@ def _widen(definition: Definition, grammar: Grammar, table: LineTable) -> None:
         others = [
             child for child in parent.named_children
             if child.id != outer.id and child.type not in grammar.comment_types
-            and child.type != "decorator"
+            and child.type != "decorator" and child.type not in grammar.wrapper_parts
         ]
         if others:
             break
         outer = parent
     definition.outer = outer
+    if grammar.trailing_comments_inside:
+        definition.content_end = _last_token(outer, grammar.comment_types).end_byte
 
     first_byte = outer.start_byte
     start_line = table.line_of(first_byte)
     sibling = outer.prev_named_sibling
+    if sibling is not None and grammar.trailing_comments_inside and sibling.type not in grammar.comment_types:
+        sibling = _trailing_comment(sibling, grammar.comment_types) or sibling
+    if sibling is None and outer.parent is not None and outer.parent.type in grammar.comment_hosts:
+        sibling = outer.parent.prev_named_sibling  # Ruby: `class A\n  # doc\n  def first`
     while sibling is not None and (
         sibling.type in grammar.comment_types or sibling.type in grammar.attribute_types
     ):
@@ -190,3 +206,25 @@ def _widen(definition: Definition, grammar: Grammar, table: LineTable) -> None:
         start_line = table.line_of(first_byte)
         sibling = sibling.prev_named_sibling
     definition.first_byte = first_byte
+
+
+def _last_token(node: Node, comment_types: frozenset[str]) -> Node:
+    """The last descendant of `node` that is code, not a comment."""
+    current = node
+    while current.child_count:
+        code = [child for child in current.children if child.type not in comment_types]
+        if not code:
+            break
+        current = code[-1]
+    return current
+
+
+def _trailing_comment(node: Node, comment_types: frozenset[str]) -> Node | None:
+    """The last comment nested at the very end of `node` (after its last code token)."""
+    current = node
+    while current.child_count:
+        last = current.children[-1]
+        if last.type in comment_types:
+            return last
+        current = last
+    return None

@@ -1,0 +1,363 @@
+"""The natural units of C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Bash and Lua (issue 33).
+
+Each case is a small file written in the language's own idiom; the chunker must find every
+unit the issue lists with the right kind, qualified name and parent. The goldens of
+tests/chunking/data/realrepos/ check whole files from the real projects.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from branchwise.chunking import ChunkingRules, chunk_file, classify_path
+from branchwise.chunking.imports import bound_names
+from branchwise.chunking.macros import mask_cpp_macros, mask_macros
+from branchwise.chunking.vocabulary import languages
+from branchwise.models import PathClass
+
+
+def units(path: str, source: str) -> set[tuple[str, str, str | None]]:
+    result = chunk_file("repo", path, source.encode())
+    return {(c.identity.symbol_type, c.identity.qualified_name, c.parent.qualified_name if c.parent else None)
+            for c in result.chunks if c.identity.symbol_type != "module"}
+
+
+CASES = {
+    "c": ("src/list.c", """\
+/** A node. */
+struct node { struct node *next; int value; };
+typedef struct { int x, y; } point;
+typedef enum { RED, GREEN } color;
+union number { int i; double d; };
+typedef int (*compare_fn)(const void *, const void *);
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define LIMIT 10
+static int helper(int a);
+static int helper(int a) { return a; }
+char *name_of(struct node *n) { return 0; }
+""", {("struct", "node", None), ("struct", "point", None), ("enum", "color", None),
+      ("struct", "number", None), ("type", "compare_fn", None), ("function", "MAX", None),
+      ("function", "helper", None), ("function", "name_of", None)}),
+    "cpp": ("src/format.cc", """\
+namespace fmt {
+namespace detail {
+template <typename T> class buffer {
+ public:
+  void append(const T* begin, const T* end);
+  auto size() const -> size_t { return size_; }
+};
+void assert_fail(const char* file, int line);
+}
+void detail::assert_fail(const char* file, int line) {}
+template <typename T> void detail::buffer<T>::append(const T* b, const T* e) {}
+auto format(int value) -> std::string { return {}; }
+auto format(double value) -> std::string { return {}; }
+template <> struct formatter<int> { auto parse() {} };
+using string_view = basic_string_view<char>;
+}
+""", {("class", "fmt.detail.buffer", None), ("method", "fmt.detail.buffer.size", "fmt.detail.buffer"),
+      ("function", "fmt.detail.assert_fail", None), ("function", "fmt.detail.buffer.append", None),
+      ("function", "fmt.format", None), ("function", "fmt.format#2", None),
+      ("struct", "fmt.formatter<int>", None), ("method", "fmt.formatter<int>.parse", "fmt.formatter<int>"),
+      ("type", "fmt.string_view", None)}),
+    "csharp": ("src/Serilog/Logger.cs", """\
+using System;
+namespace Serilog.Core;
+
+/// <summary>Writes events.</summary>
+public sealed class Logger : ILogger
+{
+    public int Count { get; private set; }
+    public Logger(int count) { Count = count; }
+    public void Write(string text) => Console.WriteLine(text);
+    public void Write(string text, int level) { }
+}
+public record LogEntry(string Text);
+public readonly struct Span { }
+public interface ILogger { void Write(string text); }
+public enum Level { Debug, Information }
+namespace Serilog.Events { class LogEvent { void Render() { } } }
+""", {("class", "Logger", None), ("method", "Logger.Count", "Logger"), ("method", "Logger.Logger", "Logger"),
+      ("method", "Logger.Write", "Logger"), ("method", "Logger.Write#2", "Logger"), ("class", "LogEntry", None),
+      ("struct", "Span", None), ("interface", "ILogger", None), ("enum", "Level", None),
+      ("class", "LogEvent", None), ("method", "LogEvent.Render", "LogEvent")}),
+    "ruby": ("app.rb", """\
+require 'sinatra'
+module Sinatra
+  # Serves requests.
+  class Base
+    def call(env)
+      env
+    end
+
+    def self.route(verb, path)
+    end
+
+    class << self
+      def settings
+      end
+    end
+  end
+end
+
+get '/' do
+  'hello'
+end
+
+post '/orders' do
+  'created'
+end
+
+before do
+end
+""", {("class", "Sinatra.Base", None), ("method", "Sinatra.Base.call", "Sinatra.Base"),
+      ("method", "Sinatra.Base.self.route", "Sinatra.Base"), ("method", "Sinatra.Base.self.settings", "Sinatra.Base"),
+      ("function", "get '/'", None), ("function", "post '/orders'", None), ("function", "before", None)}),
+    "php": ("Slim/Routing/Route.php", """\
+<?php
+declare(strict_types=1);
+namespace Slim\\Routing;
+use Psr\\Http\\Message\\ResponseInterface;
+/** A route. */
+class Route implements RouteInterface
+{
+    use MiddlewareAwareTrait;
+    public function run(): ResponseInterface { return $this->response; }
+    abstract protected function handle();
+}
+trait MiddlewareAwareTrait { public function add($middleware) { return $this; } }
+interface RouteInterface { public function run(): ResponseInterface; }
+function route_name($route) { return $route; }
+""", {("class", "Route", None), ("method", "Route.run", "Route"), ("trait", "MiddlewareAwareTrait", None),
+      ("method", "MiddlewareAwareTrait.add", "MiddlewareAwareTrait"), ("interface", "RouteInterface", None),
+      ("function", "route_name", None)}),
+    "kotlin": ("okio/Buffer.kt", """\
+package okio
+import kotlin.jvm.JvmName
+/** A buffer. */
+class Buffer : Source {
+  val size: Long = 0
+  override fun read(sink: Buffer): Long = 0
+  companion object {
+    fun of(): Buffer = Buffer()
+  }
+}
+object Okio {
+  fun sink(): Sink = TODO()
+}
+interface Source {
+  fun read(sink: Buffer): Long
+}
+fun String.encodeUtf8(): ByteString = TODO()
+fun Source.buffer(): BufferedSource = TODO()
+enum class Mode { READ, WRITE }
+typealias Bytes = ByteArray
+""", {("class", "Buffer", None), ("method", "Buffer.read", "Buffer"), ("class", "Buffer.Companion", "Buffer"),
+      ("method", "Buffer.Companion.of", "Buffer.Companion"), ("class", "Okio", None),
+      ("method", "Okio.sink", "Okio"), ("interface", "Source", None), ("function", "String.encodeUtf8", None),
+      ("function", "Source.buffer", None), ("enum", "Mode", None), ("type", "Bytes", None)}),
+    "swift": ("Source/Session.swift", """\
+import Foundation
+/// A session.
+open class Session {
+    public init() {}
+    open func request(_ url: URL) -> DataRequest { DataRequest() }
+}
+struct Empty { func encode() {} }
+enum HTTPMethod { case get; func name() -> String { "" } }
+protocol RequestAdapter { func adapt() }
+extension Session: RequestAdapter { func adapt() {} }
+extension Array where Element == Int { func total() -> Int { 0 } }
+func download() {}
+""", {("class", "Session", None), ("method", "Session.init", "Session"), ("method", "Session.request", "Session"),
+      ("struct", "Empty", None), ("method", "Empty.encode", "Empty"), ("enum", "HTTPMethod", None),
+      ("method", "HTTPMethod.name", "HTTPMethod"), ("interface", "RequestAdapter", None),
+      ("extension", "extension Session", None), ("method", "Session.adapt", "extension Session"),
+      ("extension", "extension Array", None), ("method", "Array.total", "extension Array"),
+      ("function", "download", None)}),
+    "scala": ("scopt/OParser.scala", """\
+package scopt
+import scala.collection.mutable
+/** Builds parsers. */
+object OParser {
+  def builder[C]: OParserBuilder[C] = new OParserBuilder[C]
+
+  /** Parses the arguments. */
+  def parse[C](args: Seq[String]): Option[C] =
+    None
+}
+abstract class OParserBuilder[C] {
+  def opt[A](name: String): OParser[A, C] = ???
+  def help(name: String): OParser[Unit, C]
+}
+trait Read[A] { def reads: String => A }
+""", {("class", "OParser", None), ("method", "OParser.builder", "OParser"), ("method", "OParser.parse", "OParser"),
+      ("class", "OParserBuilder", None), ("method", "OParserBuilder.opt", "OParserBuilder"),
+      ("trait", "Read", None)}),
+    "bash": ("nvm.sh", """\
+#!/usr/bin/env bash
+# Lists installed versions.
+nvm_ls() {
+  echo "$@"
+}
+function nvm_use {
+  nvm_ls "$1"
+}
+NVM_DIR=~/.nvm
+""", {("function", "nvm_ls", None), ("function", "nvm_use", None)}),
+    "lua": ("json.lua", """\
+local json = { _version = "0.1.2" }
+--- Encodes a value.
+function json.encode(val) return val end
+function json:decode(str) return str end
+json.null = function() end
+local function escape_char(c) return c end
+local parse = function(str) return str end
+return json
+""", {("function", "json.encode", None), ("function", "json.decode", None), ("function", "json.null", None),
+      ("function", "escape_char", None), ("function", "parse", None)}),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_every_natural_unit_is_a_chunk_with_its_qualified_name(language):
+    path, source, expected = CASES[language]
+    result = chunk_file("repo", path, source.encode())
+    assert result.language == language
+    assert units(path, source) == expected
+
+
+def test_a_header_prototype_and_its_definition_are_two_symbols_with_one_name():
+    header = chunk_file("repo", "cJSON.h", b"/* Parse text. */\ncJSON *cJSON_Parse(const char *value);\n")
+    source = chunk_file("repo", "cJSON.c", b"static int helper(void);\n"
+                        b"cJSON *cJSON_Parse(const char *value) { return 0; }\n")
+    [prototype] = [c for c in header.chunks if c.identity.symbol_type == "function"]
+    [definition] = [c for c in source.chunks if c.identity.symbol_type == "function"]  # no `helper` prototype
+    assert (prototype.identity.symbol_type, prototype.identity.qualified_name) == \
+        (definition.identity.symbol_type, definition.identity.qualified_name) == ("function", "cJSON_Parse")
+    assert prototype.identity != definition.identity
+    assert prototype.docstring == "Parse text."
+    assert prototype.signature == "cJSON *cJSON_Parse(const char *value);"
+
+
+def test_a_header_written_in_cpp_is_cpp_and_a_c_header_is_c():
+    assert chunk_file("r", "fmt/core.h", b"namespace fmt {\nint f();\n}\n").language == "cpp"
+    assert chunk_file("r", "cJSON.h", b'#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n').language == "c"
+
+
+def test_doc_comments_of_each_language_become_prose():
+    docs = {
+        "a.c": (b"/**\n * Frees the item.\n */\nvoid f(void) {}\n", "Frees the item."),
+        "a.cc": (b"/// Formats a value.\nvoid f() {}\n", "Formats a value."),
+        "A.cs": (b'class A {\n  /// <summary>Writes <see cref="Event"/>.</summary>\n'
+                 b'  /// <param name="e">The event.</param>\n  void W(int e) {}\n}\n', "Writes Event.\ne: The event."),
+        "a.rb": (b"# Renders a template.\n# @return [String]\ndef render\nend\n", "Renders a template.\n@return [String]"),
+        "a.php": (b"<?php\n/**\n * Runs the route.\n */\nfunction run() {}\n", "Runs the route."),
+        "a.kt": (b"/** Reads bytes. */\nfun read() {}\n", "Reads bytes."),
+        "a.swift": (b"/// Sends a request.\nfunc send() {}\n", "Sends a request."),
+        "a.scala": (b"/** Parses args. */\ndef parse(): Unit = ()\n", "Parses args."),
+        "a.sh": (b"#!/bin/sh\n# Installs node.\ninstall() {\n  :\n}\n", "Installs node."),
+        "a.lua": (b"--- Decodes JSON.\n-- @param str string\nfunction decode(str) end\n", "Decodes JSON.\n@param str string"),
+    }
+    for path, (source, doc) in docs.items():
+        [chunk] = [c for c in chunk_file("r", path, source).chunks if c.identity.symbol_type in ("function", "method")]
+        assert chunk.docstring == doc, path
+
+
+def test_a_shebang_is_not_the_doc_of_the_first_function():
+    [chunk] = [c for c in chunk_file("r", "install.sh", b"#!/bin/sh\ninstall() {\n  :\n}\n").chunks
+               if c.identity.symbol_type == "function"]
+    assert (chunk.start_line, chunk.docstring) == (2, "")
+
+
+def test_a_script_without_extension_is_bash_when_its_shebang_says_so():
+    assert chunk_file("r", "test/fast/nvm_ls", b"#!/bin/sh\nf() {\n  :\n}\n").language == "bash"
+    assert chunk_file("r", "bin/tool", b"#!/usr/bin/env python3\nprint(1)\n").language == "text"
+
+
+@pytest.mark.parametrize("mask", [mask_macros, mask_cpp_macros])
+def test_masked_macros_keep_every_offset_and_every_other_byte(mask):
+    data = (b"FMT_BEGIN_NAMESPACE\nFMT_EXPORT template <typename T> class FMT_API buffer {\n"
+            b"  FMT_CONSTEXPR buffer(int n) {}\n};\n#define FMT_API __attribute__((visibility(\"default\")))\n"
+            b"CJSON_PUBLIC(int) f(void);\ntypedef UNITY_FLOAT_TYPE UNITY_FLOAT;\nFMT_END_NAMESPACE\r\n")
+    masked = mask(data)
+    assert len(masked) == len(data) and masked.count(b"\n") == data.count(b"\n")
+    assert all(m == d or m == ord(" ") for m, d in zip(masked, data))
+    assert b"FMT_BEGIN_NAMESPACE" not in masked and b"FMT_EXPORT" not in masked
+    assert b"#define FMT_API" in masked and b"CJSON_PUBLIC(int)" in masked and b"UNITY_FLOAT_TYPE" in masked
+    assert (b"FMT_CONSTEXPR" in masked) == (mask is mask_macros)  # a C return type, a C++ attribute
+
+
+def test_chunk_text_is_the_file_own_bytes_when_macros_were_masked():
+    data = b"FMT_BEGIN_NAMESPACE\nFMT_API void report(int code) {\n  (void)code;\n}\nFMT_END_NAMESPACE\n"
+    [chunk] = [c for c in chunk_file("r", "src/os.cc", data).chunks if c.identity.symbol_type == "function"]
+    assert chunk.text == "FMT_API void report(int code) {\n  (void)code;\n}"
+    assert chunk.signature == "void report(int code)"  # an attribute macro, like a decorator, is not in it
+
+
+@pytest.mark.parametrize(("path", "expected", "reason"), [
+    ("spec/routes_spec.rb", PathClass.TEST, "test: path matches spec/"),
+    ("lib/routes_spec.rb", PathClass.TEST, "test: path matches *_spec.rb"),
+    ("okio/src/jvmTest/kotlin/okio/BufferTest.kt", PathClass.TEST, "test: path matches *Test/*"),
+    ("app/BufferTest.kt", PathClass.TEST, "test: path matches *Test.kt"),
+    ("Tests/SessionTests.swift", PathClass.TEST, "test: path matches Tests/"),
+    ("Sources/SessionTests.swift", PathClass.TEST, "test: path matches *Tests.swift"),
+    ("test/parse_hex4.c", PathClass.TEST, "test: path matches test/"),
+    ("src/Model.g.cs", PathClass.GENERATED, "generated: path matches *.g.cs"),
+    ("src/Form.designer.cs", PathClass.GENERATED, "generated: path matches *.designer.cs"),
+    ("app/build/generated/source/R.kt", PathClass.GENERATED, "generated: path matches generated/"),
+    ("Sources/Api.pb.swift", PathClass.GENERATED, "generated: path matches *.pb.swift"),
+    ("Pods/Alamofire/Source/Session.swift", PathClass.VENDORED, "vendored: path matches Pods/"),
+    ("vendor/bundle/rack.rb", PathClass.VENDORED, "vendored: path matches vendor/"),
+    ("third_party/zlib/inflate.c", PathClass.VENDORED, "vendored: path matches third_party/"),
+    ("Source/Core/Session.swift", PathClass.SOURCE, ""),
+    ("okio/src/commonMain/kotlin/okio/Buffer.kt", PathClass.SOURCE, ""),
+])
+def test_path_classes_of_each_ecosystem(path, expected, reason):
+    assert classify_path(path, b"x = 1\n", ChunkingRules()) == (expected, reason)
+
+
+@pytest.mark.parametrize(("statement", "language", "names"), [
+    ('#include "cJSON.h"', "c", {"cJSON"}),
+    ("#include <fmt/format.h>", "cpp", {"format"}),
+    ("using System.Threading.Tasks;", "csharp", {"Tasks"}),
+    ("using Json = Newtonsoft.Json;", "csharp", {"Json"}),
+    ("require 'sinatra/base'", "ruby", {"base"}),
+    ("use Slim\\Interfaces\\{RouteInterface, RouteGroupInterface as Group};", "php", {"RouteInterface", "Group"}),
+    ("import okio.internal.commonWrite as write", "kotlin", {"write"}),
+    ("import kotlin.jvm.JvmName", "kotlin", {"JvmName"}),
+    ("import Foundation", "swift", {"Foundation"}),
+    ("import scala.collection.{mutable, immutable => im}", "scala", {"mutable", "im"}),
+    ('local json = require("json")', "lua", {"json"}),
+    ("source ./nvm.sh", "bash", {"nvm"}),
+])
+def test_import_statements_bind_their_names(statement, language, names):
+    assert bound_names(statement, language) == names
+
+
+def test_imports_of_each_language_reach_the_chunks():
+    cases = {"a.c": b'#include "cJSON.h"\nint f(void) { return 0; }\n',
+             "A.cs": b"using System;\nclass A { void F() {} }\n",
+             "a.rb": b"require 'json'\ndef f\nend\n",
+             "a.php": b"<?php\nuse A\\B;\nfunction f() {}\n",
+             "a.kt": b"import a.B\nfun f() {}\n",
+             "a.swift": b"import Foundation\nfunc f() {}\n",
+             "a.scala": b"import a.B\ndef f(): Unit = ()\n",
+             "a.lua": b'local json = require("json")\nfunction f() end\n'}
+    for path, source in cases.items():
+        chunks = chunk_file("r", path, source).chunks
+        assert chunks and all(len(c.imports) == 1 for c in chunks), path
+
+
+def test_the_ten_languages_are_valid_language_filters():
+    assert {"c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua"} <= set(languages())
+    assert not {"c_header", "cpp_header", "c_sharp"} & set(languages())
+
+
+def test_symbol_names_carry_no_header_grammar_or_template_noise():
+    result = chunk_file("r", "include/fmt/base.h", b"namespace fmt {\ntemplate <typename T>\nstruct formatter<std::basic_string<T>> {};\n}\n")
+    names = [c.identity.qualified_name for c in result.chunks]
+    assert names == ["fmt.formatter<std::basic_string<T>>"]
+    assert all(not re.search(r"\s", name) for name in names)
