@@ -55,6 +55,7 @@ def choices_of(values, what: str):
         return value
 
     check.__name__ = what
+    check.choices = allowed  # type: ignore[attr-defined]  # read by shell completion
     return check
 
 
