@@ -15,7 +15,7 @@ from branchwise import __version__
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
 from branchwise.store import database_error
-from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser, name_output
 from branchwise_cli.registry import COMMANDS
 
 
@@ -36,6 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        name_output(args)
         return args.run(args)
     except BranchwiseError as error:
         print(f"branchwise: {escape_controls(error)}", file=sys.stderr)
