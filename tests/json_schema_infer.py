@@ -4,7 +4,7 @@
     python tests/json_schema_infer.py /tmp/json.jsonl docs/schema/        # draft a schema each
 
 A draft requires the fields that every recorded output of that name had and types each field
-by the values seen (a field seen only as null is left untyped); objects whose keys are data
+by the values seen (a field seen only as null is left untyped, an optional one may be null); objects whose keys are data
 (paths, reasons, branch names) become maps. Read a draft before committing it: the schema is
 the documentation of the contract, and the suite checks every `--json` output against it.
 Existing schemas are kept unless `--overwrite`.
@@ -25,8 +25,9 @@ _MAP_KEYS = 40
 _MAP_HINTS = ("by_reason", "by_directory", "by_language", "counts", "languages", "settings_by")
 
 
-def infer(values: list[Any], key: str = "") -> dict:
-    kinds = {_kind(v) for v in values}
+def infer(values: list[Any], key: str = "", optional: bool = False) -> dict:
+    """A schema for `values`; an `optional` field (absent from some outputs) may also be null."""
+    kinds = {_kind(v) for v in values} | ({"null"} if optional else set())
     schema: dict[str, Any] = {}
     types = sorted(kinds - {"object", "array"})
     if "object" in kinds:
@@ -35,8 +36,9 @@ def infer(values: list[Any], key: str = "") -> dict:
         if len(keys) > _MAP_KEYS or key.endswith(_MAP_HINTS) or (keys and all("/" in k for k in keys)):
             schema["additionalProperties"] = infer([x for o in objects for x in o.values()])
         else:
-            schema["properties"] = {k: infer([o[k] for o in objects if k in o], k) for k in sorted(keys)}
             required = sorted(k for k in keys if all(k in o for o in objects))
+            schema["properties"] = {k: infer([o[k] for o in objects if k in o], k, optional=k not in required)
+                                    for k in sorted(keys)}
             if required:
                 schema["required"] = required
         types.append("object")
