@@ -22,6 +22,11 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 # An editable install's finder would serve a module this tree no longer has from the installed
 # checkout; without it, an import of a moved or deleted module fails as it should.
 sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
+# The developer's own ~/.config/branchwise/config.toml must not change what the tests see: each
+# run gets an empty user configuration directory (tests of that layer point it elsewhere).
+os.environ["XDG_CONFIG_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"branchwise-test-config-{os.getpid()}")
+# Every `--json` output any test prints is checked against docs/schema/ (branchwise_cli/jsonschemas.py).
+os.environ.setdefault("BRANCHWISE_CHECK_JSON_SCHEMA", "1")
 
 
 def _load_sample_builder():

@@ -97,3 +97,67 @@ def test_the_workspace_passes_its_flags_down(tmp_path, monkeypatch):
     ws = Workspace(repo.path, tmp_path / "index", user="fred", backend={"url": "http://q:6333"})
     assert ws.user == "fred" and ws.backend.kind == "qdrant"
     assert Workspace(repo.path, tmp_path / "index").user == "erin"
+
+
+# the user's own file: below the index's config.toml, above the defaults -----------------------
+
+
+def user_file(tmp_path, text: str) -> dict[str, str]:
+    """An environment whose user configuration file holds `text`."""
+    folder = tmp_path / "xdg" / "branchwise"
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text(text)
+    return {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+
+
+def test_the_user_file_sits_between_the_defaults_and_the_index_file(tmp_path):
+    environ = user_file(tmp_path, 'retention_days = 3\nqdrant_collection = "mine"\nuser = "ursula"\n')
+    config = Config.resolve(tmp_path / "no-index", environ=environ)
+    assert (config.retention_days, config.qdrant_collection, config.user) == (3, "mine", "ursula")
+    index = write_config(tmp_path / "index", "retention_days = 9\n")
+    config = Config.resolve(index, environ=environ)
+    assert (config.retention_days, config.qdrant_collection) == (9, "mine")  # the index file wins
+    config = Config.resolve(index, environ={**environ, "BRANCHWISE_USER": "erin"})
+    assert config.user == "erin"  # the environment wins over both files
+    assert Config.resolve(index, {"user": "fred"}, environ=environ).user == "fred"  # flags over all
+
+
+def test_without_xdg_the_user_file_is_under_home(tmp_path):
+    (tmp_path / ".config" / "branchwise").mkdir(parents=True)
+    (tmp_path / ".config" / "branchwise" / "config.toml").write_text("failure_threshold = 0.9\n")
+    assert Config.resolve(tmp_path / "i", environ={"HOME": str(tmp_path)}).failure_threshold == 0.9
+    assert Config.resolve(tmp_path / "i", environ={}).failure_threshold == Config().failure_threshold
+
+
+def test_a_bad_user_file_is_one_line_naming_it(tmp_path):
+    environ = user_file(tmp_path, "retention_days = 'soon'\n")
+    with pytest.raises(UsageError, match=r"branchwise/config.toml: retention_days must be a number"):
+        Config.resolve(tmp_path, environ=environ)
+
+
+def test_explain_names_the_layer_of_every_setting(tmp_path):
+    environ = {**user_file(tmp_path, "retention_days = 3\n"), "BRANCHWISE_BACKEND": "faiss"}
+    index = write_config(tmp_path / "index", "failure_threshold = 0.5\n")
+    sources = {name: source for name, _, source in Config.explain(index, {"user": "fred"}, environ=environ)}
+    assert sources["retention_days"] == str(tmp_path / "xdg" / "branchwise" / "config.toml")
+    assert sources["failure_threshold"] == str(index / "config.toml")
+    assert sources["backend"] == "environment ($BRANCHWISE_BACKEND)"
+    assert sources["user"] == "command line"
+    assert sources["path_weight"] == "default"
+
+
+def test_the_config_command_prints_each_setting_and_its_source(tmp_path):
+    repo = GitBuilder(tmp_path / "r")
+    repo.write("a.py", "x = 1\n")
+    repo.commit("first")
+    xdg = tmp_path / "xdg"
+    (xdg / "branchwise").mkdir(parents=True)
+    (xdg / "branchwise" / "config.toml").write_text('qdrant_api_key = "s3cret"\nretention_days = 4\n')
+    env = {**__import__("os").environ, "XDG_CONFIG_HOME": str(xdg)}
+    result = subprocess.run([sys.executable, "-m", "branchwise_cli", "config", "--repo", str(repo.path), "--json"],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    data = __import__("json").loads(result.stdout)
+    assert data["settings"]["retention_days"] == {"value": 4, "source": str(xdg / "branchwise" / "config.toml")}
+    assert "s3cret" not in result.stdout and data["settings"]["qdrant_api_key"]["value"] == "(set)"
+    assert not (repo.path / ".git" / "branchwise").exists()  # reading the settings creates no index

@@ -22,6 +22,7 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 from branchwise.models import Label
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
+from branchwise_cli.jsonschemas import checked
 from gittools import GIT_ENV
 
 pytestmark = pytest.mark.model
@@ -60,6 +61,8 @@ class Client:
     def ok(self, tool: str, arguments: dict | None = None) -> dict:
         result = self.call(tool, arguments)
         assert not result.is_error, result.content[0].text
+        # every answer fits the tool's documented schema (docs/schema/mcp-TOOL.json)
+        checked(f"mcp-{tool}", json.dumps(result.structured_content))
         return result.structured_content
 
     def list_tools(self):

@@ -54,6 +54,7 @@ def choices_of(name: str):
         return value
 
     check.__name__ = name.replace("_", " ")
+    check.choices = valid_values(name)  # type: ignore[attr-defined]  # read by shell completion
     return check
 
 
@@ -150,8 +151,23 @@ def request(args: argparse.Namespace, query: str) -> SearchRequest:
 # output ----------------------------------------------------------------------------------
 
 
-def print_json(data) -> None:
-    print(safe_json(data))
+#: the JSON output's name for its schema: the command, and its action where it has one
+OUTPUT_NAME = ["branchwise"]
+
+
+def name_output(args: argparse.Namespace) -> None:
+    action = getattr(args, "action", None)
+    OUTPUT_NAME[0] = f"{args.command}-{action}" if isinstance(action, str) else args.command
+
+
+def print_json(data, schema: str | None = None) -> None:
+    """Print `data` as JSON; `schema` names the output when it differs from the command's
+    (docs/schema/, checked under the test suite: see jsonschemas.py)."""
+    text = safe_json(data)
+    from branchwise_cli.jsonschemas import checked
+
+    checked(schema or OUTPUT_NAME[0], text)
+    print(text)
 
 
 def echo(*lines: str, file=None) -> None:

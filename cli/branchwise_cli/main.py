@@ -16,7 +16,7 @@ from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
 from branchwise.gitnames import canonical_name
 from branchwise.store import database_error
-from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser
+from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser, name_output
 from branchwise_cli.registry import COMMANDS
 
 
@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         _names_as_text(args)
+        name_output(args)
         return args.run(args)
     except BranchwiseError as error:
         print(f"branchwise: {escape_controls(error)}", file=sys.stderr)

@@ -15,4 +15,6 @@ COMMANDS = [
     "hooks",
     "status",
     "mcp",
+    "config",
+    "completion",
 ]

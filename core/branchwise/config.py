@@ -1,10 +1,14 @@
-"""Settings, resolved once per command: flags, then the environment, then `config.toml`, then defaults.
+"""Settings, resolved once per command: flags, then the environment, then the index's
+`config.toml`, then the user's own `config.toml`, then defaults.
 
 One file per index keeps a shared index consistent for everyone who queries it: the model
-that embedded the vectors must be the model that embeds the queries. The environment
-overrides it for one process (tests use the hashing embedder through `BRANCHWISE_MODEL`),
-and the command line overrides both. The resolved `Config` is passed down; nothing else
-reads the environment or the file.
+that embedded the vectors must be the model that embeds the queries. Below it, a person's
+own file (`$XDG_CONFIG_HOME/branchwise/config.toml`, else `~/.config/branchwise/config.toml`)
+sets what they want for every index they make or read, their `user` name and Qdrant key
+included. The environment overrides both files for one process (tests use the hashing
+embedder through `BRANCHWISE_MODEL`), and the command line overrides everything. The resolved
+`Config` is passed down; nothing else reads the environment or the files. `Config.explain`
+tells, for each setting, which layer gave its value (`branchwise config`).
 
 A Qdrant address given on the command line (`--qdrant-url`, `--qdrant-path`) implies the
 qdrant backend unless `--backend` says otherwise, and replaces any address set below it; the
@@ -88,25 +92,22 @@ class Config:
         environ: Mapping[str, str] | None = None,
     ) -> "Config":
         """The settings for one command: `flags` (None values are unset), the environment,
-        the index's config.toml, the defaults; each layer type-checked."""
-        environ = os.environ if environ is None else environ
-        path = Path(index_dir) / CONFIG_FILE
-        layers = [
-            _checked(_read_file(path), f"configuration file {path}", in_file=True),
-            _checked({name: environ[var] for name, var in ENVIRONMENT.items() if environ.get(var)},
-                     "environment", in_file=False),
-            _checked({name: value for name, value in (flags or {}).items() if value is not None},
-                     "command line", in_file=False),
-        ]
-        values: dict[str, Any] = {}
-        for number, layer in enumerate(layers):
-            if number > 0 and any(layer.get(name) for name in _LOCATION):
-                for name in _LOCATION:  # one Qdrant location per layer replaces the one below
-                    values.pop(name, None)
-            if number == 2 and any(layer.get(name) for name in _LOCATION) and "backend" not in layer:
-                values["backend"] = "qdrant"  # --qdrant-url/--qdrant-path imply the backend
-            values.update(layer)
+        the index's config.toml, the user's config.toml, the defaults; each layer type-checked."""
+        values, _ = _resolve_layers(index_dir, flags, environ)
         return cls(**values)
+
+    @classmethod
+    def explain(
+        cls,
+        index_dir: Path,
+        flags: Mapping[str, Any] | None = None,
+        environ: Mapping[str, str] | None = None,
+    ) -> list[tuple[str, Any, str]]:
+        """Each setting as `(name, value, where it came from)`: `default`, a file's path,
+        `environment ($VAR)` or `command line`."""
+        values, sources = _resolve_layers(index_dir, flags, environ)
+        resolved = cls(**values)
+        return [(f.name, getattr(resolved, f.name), sources.get(f.name, "default")) for f in fields(cls)]
 
     @classmethod
     def load(cls, index_dir: Path) -> "Config":
@@ -127,6 +128,45 @@ class Config:
         from branchwise.ranking import RankingSettings
 
         return RankingSettings.from_mapping(self.ranking)
+
+
+def user_config_path(environ: Mapping[str, str]) -> Path | None:
+    """The person's own file: `$XDG_CONFIG_HOME/branchwise/config.toml`, else under `~/.config`."""
+    base = environ.get("XDG_CONFIG_HOME") or (environ.get("HOME") and str(Path(environ["HOME"]) / ".config"))
+    return Path(base) / "branchwise" / CONFIG_FILE if base else None
+
+
+def _resolve_layers(
+    index_dir: Path, flags: Mapping[str, Any] | None, environ: Mapping[str, str] | None,
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The merged values of every layer, lowest first, and the layer each value came from."""
+    environ = os.environ if environ is None else environ
+    index_file = Path(index_dir) / CONFIG_FILE
+    user_file = user_config_path(environ)
+    layers: list[tuple[dict[str, Any], str]] = []
+    if user_file is not None:
+        layers.append((_checked(_read_file(user_file), f"configuration file {user_file}", in_file=False),
+                       str(user_file)))
+    layers.append((_checked(_read_file(index_file), f"configuration file {index_file}", in_file=True),
+                   str(index_file)))
+    from_environment = {name: environ[var] for name, var in ENVIRONMENT.items() if environ.get(var)}
+    layers.append((_checked(from_environment, "environment", in_file=False), "environment"))
+    command_line = {name: value for name, value in (flags or {}).items() if value is not None}
+    layers.append((_checked(command_line, "command line", in_file=False), "command line"))
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for number, (layer, where) in enumerate(layers):
+        if number > 0 and any(layer.get(name) for name in _LOCATION):
+            for name in _LOCATION:  # one Qdrant location per layer replaces the one below
+                values.pop(name, None)
+                sources.pop(name, None)
+        if where == "command line" and any(layer.get(name) for name in _LOCATION) and "backend" not in layer:
+            values["backend"] = "qdrant"  # --qdrant-url/--qdrant-path imply the backend
+            sources["backend"] = "command line (implied by the Qdrant address)"
+        values.update(layer)
+        for name in layer:
+            sources[name] = f"environment (${ENVIRONMENT[name]})" if where == "environment" else where
+    return values, sources
 
 
 def _read_file(path: Path) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def _used(args) -> int:
     args.repo = args.repo or "."
     report = workspace(args, reader=True).used_versions(args.branch, args.limit)
     if args.json:
-        print_json(report)
+        print_json(report, schema="stats-used")
     else:
         echo_text(usage.render_used(report))
     return EXIT_OK

@@ -1,0 +1,230 @@
+"""Shell completion scripts for bash, zsh and fish, generated from the command-line parser.
+
+The parser is the one source of truth: every command, option and fixed vocabulary (`--language`,
+`--symbol-type`, `--mode`, a command's action) comes from it, so a new option completes without
+touching this module. Branch names complete from the repository named by `--repo` on the same
+line (else the current directory) through `git for-each-ref`, at completion time; paths through
+the shell's own file completion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from dataclasses import dataclass, field
+
+SHELLS = ("bash", "zsh", "fish")
+
+#: options whose value is a directory or a file
+_DIRECTORY_METAVARS = ("REPO", "DIR")
+_FILE_METAVARS = ("FILE", "FILE|SYMBOL", "TOUR", "SNIPPETS")
+#: what names a branch or another revision (completed with the repository's branches)
+_BRANCH_DESTS = ("branch", "base", "against", "diff_branch", "diff")
+
+
+@dataclass
+class Option:
+    names: list[str]
+    #: "flag" (no value), "branch", "dir", "file", "choice" or "value"
+    kind: str
+    choices: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Command:
+    name: str
+    help: str
+    options: list[Option]
+    #: the choices of the first positional argument (an action such as `tour check`), if any
+    actions: list[str]
+    #: whether a positional argument names a branch (`diff BRANCH`)
+    branch_argument: bool = False
+
+
+def describe(parser: argparse.ArgumentParser) -> list[Command]:
+    """Each subcommand of `parser`, with its options and their kinds."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {choice.dest: choice.help or "" for choice in sub._choices_actions}
+    commands = []
+    for name, command_parser in sub.choices.items():
+        options, actions, branch_argument = [], [], False
+        for action in command_parser._actions:
+            if isinstance(action, argparse._HelpAction):
+                continue
+            if not action.option_strings:
+                if not actions and action.choices:
+                    actions = [str(c) for c in action.choices]
+                branch_argument = branch_argument or action.dest in _BRANCH_DESTS
+                continue
+            options.append(Option(list(action.option_strings), *_kind(action)))
+        commands.append(Command(name, helps.get(name, ""), options, actions, branch_argument))
+    return commands
+
+
+def _kind(action: argparse.Action) -> tuple[str, list[str]]:
+    if action.nargs == 0:
+        return "flag", []
+    choices = action.choices or getattr(action.type, "choices", None)
+    if choices:
+        return "choice", [str(c) for c in choices]
+    if action.dest in _BRANCH_DESTS:
+        return "branch", []
+    if action.metavar in _DIRECTORY_METAVARS:
+        return "dir", []
+    if action.metavar in _FILE_METAVARS or action.dest in ("out", "queries", "labels"):
+        return "file", []
+    return "value", []
+
+
+def script(shell: str, parser: argparse.ArgumentParser) -> str:
+    commands = describe(parser)
+    return {"bash": _bash, "zsh": _zsh, "fish": _fish}[shell](commands)
+
+
+def _words(values) -> str:
+    return " ".join(shlex.quote(v) for v in values)
+
+
+# bash -----------------------------------------------------------------------------------------
+
+_BASH_HEAD = r'''# bash completion for branchwise: eval "$(branchwise completion bash)" in ~/.bashrc
+_branchwise_branches() {
+    local repo=. i
+    for ((i = 1; i < ${#COMP_WORDS[@]} - 1; i++)); do
+        [[ ${COMP_WORDS[i]} == --repo ]] && repo=${COMP_WORDS[i+1]}
+    done
+    git -C "$repo" for-each-ref --format='%(refname:short)' refs/heads 2>/dev/null
+}
+_branchwise() {
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}
+    if ((COMP_CWORD == 1)); then
+        COMPREPLY=($(compgen -W "COMMANDS --help --version" -- "$cur")); return
+    fi
+    case $cmd in
+'''
+
+
+def _bash(commands: list[Command]) -> str:
+    out = [_BASH_HEAD.replace("COMMANDS", " ".join(c.name for c in commands))]
+    for command in commands:
+        out.append(f"    {command.name})\n        case $prev in\n")
+        for option in command.options:
+            names = "|".join(option.names)
+            if option.kind == "branch":
+                out.append(f"            {names}) COMPREPLY=($(compgen -W \"$(_branchwise_branches)\" -- \"$cur\")); return;;\n")
+            elif option.kind == "choice":
+                out.append(f"            {names}) COMPREPLY=($(compgen -W {shlex.quote(' '.join(option.choices))} -- \"$cur\")); return;;\n")
+            elif option.kind == "dir":
+                out.append(f"            {names}) COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n")
+            elif option.kind == "file":
+                out.append(f"            {names}) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n")
+            elif option.kind == "value":
+                out.append(f"            {names}) COMPREPLY=(); return;;\n")
+        out.append("        esac\n")
+        if command.actions:
+            out.append(f"        if ((COMP_CWORD == 2)); then COMPREPLY=($(compgen -W "
+                       f"{shlex.quote(' '.join(command.actions))} -- \"$cur\")); return; fi\n")
+        flags = " ".join(n for o in command.options for n in o.names) + " --help"
+        rest = '$(_branchwise_branches)' if command.branch_argument else ''
+        words = f'-W "{rest}"' if command.branch_argument else "-f"
+        out.append(f"        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {shlex.quote(flags)} -- \"$cur\"));\n"
+                   f"        else COMPREPLY=($(compgen {words} -- \"$cur\")); fi;;\n")
+    out.append("    esac\n}\ncomplete -o filenames -F _branchwise branchwise\n")
+    return "".join(out)
+
+
+# zsh ------------------------------------------------------------------------------------------
+
+_ZSH_HEAD = r'''#compdef branchwise
+# zsh completion for branchwise: put this file as _branchwise in your $fpath, or
+# eval "$(branchwise completion zsh)" after compinit in ~/.zshrc
+_branchwise_branches() {
+    local repo=. i
+    for ((i = 2; i < CURRENT; i++)); do
+        [[ ${words[i]} == --repo ]] && repo=${words[i+1]}
+    done
+    git -C "$repo" for-each-ref --format='%(refname:short)' refs/heads 2>/dev/null
+}
+_branchwise() {
+    local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmd=${words[2]}
+    if ((CURRENT == 2)); then
+        compadd -- COMMANDS --help --version; return
+    fi
+    case $cmd in
+'''
+
+
+def _zsh(commands: list[Command]) -> str:
+    out = [_ZSH_HEAD.replace("COMMANDS", " ".join(c.name for c in commands))]
+    for command in commands:
+        out.append(f"    ({command.name})\n        case $prev in\n")
+        for option in command.options:
+            names = "|".join(option.names)
+            if option.kind == "branch":
+                out.append(f"            ({names}) compadd -- ${{(f)\"$(_branchwise_branches)\"}}; return;;\n")
+            elif option.kind == "choice":
+                out.append(f"            ({names}) compadd -- {_words(option.choices)}; return;;\n")
+            elif option.kind == "dir":
+                out.append(f"            ({names}) _files -/; return;;\n")
+            elif option.kind == "file":
+                out.append(f"            ({names}) _files; return;;\n")
+            elif option.kind == "value":
+                out.append(f"            ({names}) return;;\n")
+        out.append("        esac\n")
+        if command.actions:
+            out.append(f"        if ((CURRENT == 3)); then compadd -- {_words(command.actions)}; return; fi\n")
+        flags = _words([n for o in command.options for n in o.names] + ["--help"])
+        rest = 'compadd -- ${(f)"$(_branchwise_branches)"}' if command.branch_argument else "_files"
+        out.append(f"        if [[ $cur == -* ]]; then compadd -- {flags}; else {rest}; fi;;\n")
+    out.append("    esac\n}\n"
+               'if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _branchwise "$@"; '
+               "else compdef _branchwise branchwise; fi\n")
+    return "".join(out)
+
+
+# fish -----------------------------------------------------------------------------------------
+
+_FISH_HEAD = r'''# fish completion for branchwise: branchwise completion fish > ~/.config/fish/completions/branchwise.fish
+function __branchwise_branches
+    set -l tokens (commandline -opc)
+    set -l repo .
+    for i in (seq (count $tokens))
+        if test "$tokens[$i]" = --repo; and test $i -lt (count $tokens)
+            set repo $tokens[(math $i + 1)]
+        end
+    end
+    git -C $repo for-each-ref --format='%(refname:short)' refs/heads 2>/dev/null
+end
+complete -c branchwise -f
+complete -c branchwise -n __fish_use_subcommand -l version -d 'print the version'
+'''
+
+
+def _fish(commands: list[Command]) -> str:
+    out = [_FISH_HEAD]
+    for command in commands:
+        out.append(f"complete -c branchwise -n __fish_use_subcommand -a {command.name} -d {shlex.quote(command.help[:60])}\n")
+        seen = f"__fish_seen_subcommand_from {command.name}"
+        if command.branch_argument:
+            out.append(f"complete -c branchwise -n {shlex.quote(seen)} -a '(__branchwise_branches)'\n")
+        if command.actions:
+            actions = " ".join(command.actions)
+            out.append(f"complete -c branchwise -n {shlex.quote(f'{seen}; and not __fish_seen_subcommand_from {actions}')} "
+                       f"-a {shlex.quote(actions)}\n")
+        for option in command.options:
+            longs = " ".join(f"-l {n[2:]}" for n in option.names if n.startswith("--"))
+            shorts = " ".join(f"-s {n[1:]}" for n in option.names if not n.startswith("--"))
+            flags = " ".join(part for part in (longs, shorts) if part)
+            line = f"complete -c branchwise -n {shlex.quote(seen)} {flags}"
+            if option.kind == "branch":
+                line += " -x -a '(__branchwise_branches)'"
+            elif option.kind == "choice":
+                line += f" -x -a {shlex.quote(' '.join(option.choices))}"
+            elif option.kind == "dir":
+                line += " -x -a '(__fish_complete_directories)'"
+            elif option.kind == "file":
+                line += " -r -F"
+            else:
+                line += " -x"
+            out.append(line + "\n")
+    return "".join(out)
