@@ -28,6 +28,8 @@ def add_arguments(p) -> None:
     p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
     p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
     p.add_argument("--title", help="record: the tour's title (default: from the file name)")
+    p.add_argument("--force", action="store_true",
+                   help="import-codetour, export-codetour: overwrite an existing --out file")
     backend(p)
     as_user(p)
     json_option(p)
@@ -110,8 +112,10 @@ def _import_codetour(args, workspace) -> int:
 
     if not args.out:
         raise UsageError("import-codetour needs --out TOUR (the tour to write)")
+    out = resolve_tour_path(args.out, workspace.repo.work_tree)
+    _refuse_overwrite(out, args.force)
     tour, skipped = import_codetour(workspace.repo, read_codetour(Path(args.tour)), workspace.config.chunking_rules())
-    path = tour.save(resolve_tour_path(args.out, workspace.repo.work_tree))
+    path = tour.save(out)
     for message in skipped:
         echo(f"skipped {message}")
     echo(f"wrote {path} ({len(tour.steps)} steps)")
@@ -123,7 +127,18 @@ def _export_codetour(args, workspace) -> int:
 
     if not args.out:
         raise UsageError("export-codetour needs --out FILE.tour")
+    _refuse_overwrite(Path(args.out), args.force)
     check = _checked(args, workspace)
-    write_codetour(export_codetour(check), Path(args.out))
-    echo(f"wrote {args.out} ({len(check.steps)} steps, lines as of {check.target})")
+    data, warnings = export_codetour(check)
+    write_codetour(data, Path(args.out))
+    for warning in warnings:
+        echo(warning)
+    echo(f"wrote {args.out} ({len(data['steps'])} of {len(check.steps)} steps, lines as of {check.target})")
     return EXIT_OK
+
+
+def _refuse_overwrite(out: Path, force: bool) -> None:
+    if out.is_dir():
+        raise UsageError(f"{out} is a directory")
+    if out.exists() and not force:
+        raise UsageError(f"{out} exists; pass --force to overwrite it")

@@ -104,7 +104,9 @@ class BundleReport:
 
 
 def manifest_path_for(out: Path) -> Path:
-    return out.with_name(f"{out.stem}.manifest.json")
+    """`env.xml` -> `env.xml.manifest.json`: the whole name, so bundles of two formats that share
+    a stem (`env.md`, `env.xml`) never share a manifest."""
+    return out.with_name(f"{out.name}.manifest.json")
 
 
 # building ------------------------------------------------------------------------------------
@@ -353,8 +355,10 @@ def write_bundle(
     _check_destination(out, manifest_path, force, index_dir)
     bundle = build_bundle(results, context, destination=str(out))
     bundle.manifest["bundle"] = out.name
-    write_atomically(out, bundle.text.encode("utf-8"))
-    write_atomically(manifest_path, (safe_json(bundle.manifest, indent=2) + "\n").encode("utf-8"))
+    # a bundle let through with --allow-secrets may hold one: owner-only, whatever the umask
+    write_atomically(out, bundle.text.encode("utf-8"), private=context.allow_secrets)
+    write_atomically(manifest_path, (safe_json(bundle.manifest, indent=2) + "\n").encode("utf-8"),
+                     private=context.allow_secrets)
     return BundleReport(
         path=out,
         manifest_path=manifest_path,

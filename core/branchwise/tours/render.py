@@ -18,7 +18,10 @@ from branchwise.tours.check import StepCheck, TourCheck
 def step_header(check: TourCheck, item: StepCheck, dates=None) -> list[str]:
     """The citation header of one step: where its code is now, which version, and the check."""
     date = dates(check.target_commit) if dates else None
-    if item.path is None:
+    if item.step.kind in ("note", "file", "directory"):
+        lines = [] if item.step.kind == "note" else [f"Source: {item.step.anchor}",
+                                                       f"Version: {version_string(check.branch, check.target_commit, date)}"]
+    elif item.path is None:
         step = item.step
         last = item.result.commit if item.result is not None and item.result.commit else step.commit
         lines = [f"Source: {step.path} ({step.qualified_name}; {item.status} on {check.branch})"]
