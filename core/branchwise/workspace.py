@@ -310,7 +310,9 @@ class Workspace:
     def record_stale(self, branch: str, results: list[Result]) -> None:
         """Record the branch's own results that failed verification, for the next index run
         to parse again (an append-only file, outside the write lock; see stale.py)."""
-        stale.record_failures(self.index_dir, self.repo.name, branch, results)
+        checked_out = not self.repo.bare and self.repo.current_branch() == branch
+        stale.record_failures(self.index_dir, self.repo.name, branch, results,
+                              self.repo.dirty_paths() if checked_out else frozenset())
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""
