@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from branchwise import stale
 from branchwise.gitrepo import GitRepo
 from branchwise.search import BranchInfo
+from branchwise.wording import plural
 
 def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:
     """An indexed branch against its tip: refs and (`count`) one `rev-list --count`, no file read."""
@@ -114,7 +115,7 @@ def _advice(entry: dict) -> tuple[bool, str]:
                        f"{entry['commits_behind']} commit(s) since the indexed commit")
     committed_failures = entry["stale_records_committed"]
     if committed_failures:
-        reasons.append(f"{_plural(committed_failures, 'record')} failed verification against committed code")
+        reasons.append(f"{plural(committed_failures, 'record')} failed verification against committed code")
     if reasons:
         return True, "; ".join(reasons)
     if entry["tip_moved"]:
@@ -128,14 +129,10 @@ def _work_tree_advice(entry: dict) -> str | None:
     files, failed = entry["work_tree_files_changed"], entry["stale_records_uncommitted"]
     if not files and not failed:
         return None
-    parts = [f"{_plural(files, 'indexed file')} with uncommitted edits"] if files else []
+    parts = [f"{plural(files, 'indexed file')} with uncommitted edits"] if files else []
     if failed:
-        parts.append(f"{_plural(failed, 'record')} failed verification against them")
+        parts.append(f"{plural(failed, 'record')} failed verification against them")
     return "work tree differs from the index: commit, then index (" + "; ".join(parts) + ")"
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _reason_kind(reason: str) -> str:
@@ -169,7 +166,7 @@ def render_text(status: dict) -> str:
             "",
             f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}",
             f"    tip: {tip_line(b)}",
-            f"    {b['files']} files, {b['symbols']} symbols; by class: {_counts(b['by_path_class'])}; "
+            f"    {plural(b['files'], 'file')}, {plural(b['symbols'], 'symbol')}; by class: {_counts(b['by_path_class'])}; "
             f"by language: {_counts(b['by_language'])}",
         ]
         if b["skipped_files"]:

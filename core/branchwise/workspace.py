@@ -503,6 +503,16 @@ class Workspace:
                 labels.set_label(self.store.conn, self.repo.name, result, label, note)
         result.label = label
 
+    def clear_labels(self, path: str, qualified_name: str) -> int:
+        """Remove the labels of every version of one symbol (`labels clear PATH::NAME`);
+        returns how many there were."""
+        if self._allows is not None and not self._allows(path):
+            raise UsageError(f"{path} is outside what you may read")
+        with self._writing():
+            found = [r.version_id for r in labels.list_labels(self.store.conn, self.repo.name)
+                     if r.path == path and r.qualified_name == qualified_name]
+            return sum(labels.clear_label(self.store.conn, self.repo.name, vid) for vid in found)
+
     def import_labels(self, path: Path) -> int:
         """Read a labels file (TOML) into this repository's labels, all or none; returns how
         many. Labels for paths the user may not read are refused."""

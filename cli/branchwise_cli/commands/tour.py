@@ -10,6 +10,7 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
+from branchwise.wording import plural
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
 NAME = "tour"
@@ -61,7 +62,7 @@ def _check(args, workspace) -> int:
     if args.json:
         print_json(check.to_json())
     else:
-        echo(f"{check.tour.title}: {len(check.steps)} steps against {check.target}")
+        echo(f"{check.tour.title}: {plural(len(check.steps), 'step')} against {check.target}")
         for item in check.steps:
             where = f"{item.path}#L{item.start_line}-L{item.end_line}" if item.path else "(gone)"
             echo(f"  {item.number:>2}. {item.verdict.value:<15} {item.status:<13} {item.step.anchor} -> {where}")
@@ -103,7 +104,7 @@ def _record(args, workspace) -> int:
     title = args.title or path.stem.replace("-", " ").replace("_", " ")
     tour = record_tour(workspace, _branch(args, workspace), title, args.from_labels, args.query)
     tour.save(path)
-    echo(f"wrote {path} ({len(tour.steps)} steps)")
+    echo(f"wrote {path} ({plural(len(tour.steps), 'step')})")
     return EXIT_OK
 
 
@@ -118,7 +119,7 @@ def _import_codetour(args, workspace) -> int:
     path = tour.save(out)
     for message in skipped:
         echo(f"skipped {message}")
-    echo(f"wrote {path} ({len(tour.steps)} steps)")
+    echo(f"wrote {path} ({plural(len(tour.steps), 'step')})")
     return EXIT_OK
 
 
@@ -133,7 +134,7 @@ def _export_codetour(args, workspace) -> int:
     write_codetour(data, Path(args.out))
     for warning in warnings:
         echo(warning)
-    echo(f"wrote {args.out} ({len(data['steps'])} of {len(check.steps)} steps, lines as of {check.target})")
+    echo(f"wrote {args.out} ({len(data['steps'])} of {plural(len(check.steps), 'step')}, lines as of {check.target})")
     return EXIT_OK
 
 

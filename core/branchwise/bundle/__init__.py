@@ -31,6 +31,7 @@ from branchwise.gitrepo import GitRepo
 from branchwise.labels import effective_label, write_atomically
 from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
+from branchwise.wording import plural
 
 REFERENCE_AS = ("code", "outline")
 BUDGET = "budget"
@@ -98,8 +99,8 @@ class BundleReport:
 
     def summary_line(self) -> str:
         return (
-            f"wrote {self.path} ({self.included} chunks, {self.reference_only} reference-only, "
-            f"{self.left_out} left out; {self.total_tokens} tokens) and {self.manifest_path}"
+            f"wrote {self.path} ({plural(self.included, 'chunk')}, {self.reference_only} reference-only, "
+            f"{self.left_out} left out; {plural(self.total_tokens, 'token')}) and {self.manifest_path}"
         )
 
 
