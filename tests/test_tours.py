@@ -336,3 +336,22 @@ def test_a_query_step_is_answered_on_the_branch(shop_repo, tmp_path, monkeypatch
     [step] = json.loads(capsys.readouterr().out)["steps"]
     assert step["verdict"] == "current" and step["path"] and step["start_line"] >= 1
     assert step["qualified_name"] and step["end_line"] >= step["start_line"] and step["text"]
+
+
+def test_a_step_with_a_hash_but_no_commit_is_looked_for_from_the_tour_files_commit(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "c")
+    git.write("a.py", "def keep(x):\n    return x * 3\n")
+    start = git.commit("start")
+    step = step_at(GitRepo(git.path), start, "a.py", "keep", "kept")
+    wrong = Step(note="a hash typed in by hand", path="a.py", qualified_name="keep", content_hash="0" * 64)
+    step.commit = None
+    Tour("c", steps=[step, wrong]).save(git.path / ".branchwise/tours/c.toml")
+    git.commit("the tour")
+    git.write("b.py", "def keep(x):\n    return x * 3\n")
+    git.delete("a.py")
+    git.commit("move")
+    assert _tour(["check", "c"], git.path, tmp_path, "--json") == 1
+    moved, typed = json.loads(capsys.readouterr().out)["steps"]
+    assert (moved["verdict"], moved["status"], moved["path"]) == ("unchanged-older", "moved", "b.py")
+    assert typed["verdict"] == "deleted"  # its hash is nowhere: not taken for the moved text
