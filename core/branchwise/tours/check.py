@@ -293,14 +293,14 @@ def _check_hand_written(workspace, verifier: "Verifier", number: int, step: Step
     )
     verifier.verify([result])
     if result.current_path is not None and result.current_path != path:
-        chunk = next((c for c in verifier.current_chunks(repo.name, result.current_path)
+        there = next((c for c in verifier.current_chunks(repo.name, result.current_path)
                       if c.content_hash == result.content_hash and c.start_line == result.current_start_line), None)
-        if chunk is not None and chunk.identity.qualified_name == seen.identity.qualified_name:
-            return _anchored_now(verifier, number, step, result.current_path, chunk, "moved",
+        if there is not None and there.identity.qualified_name == seen.identity.qualified_name:
+            return _anchored_now(verifier, number, step, result.current_path, there, "moved",
                                  f"moved {path} -> {_place(result)}{since}, text identical; anchored now; "
                                  "`tour fix` records it")
-        if chunk is not None:
-            return _finish(number, step, result, "renamed", chunk.identity.qualified_name)
+        if there is not None:
+            return _finish(number, step, result, "renamed", there.identity.qualified_name)
     renamed = _renamed(verifier, result, seen) if result.current_path is None else None
     if renamed is not None:
         result.current_path = renamed.identity.path

@@ -53,7 +53,7 @@ def import_codetour(repo: GitRepo, data: dict, rules=None) -> tuple[Tour, list[s
     commit = repo.resolve(ref)
     tour = Tour(title=str(data.get("title") or "Imported tour"), description=str(data.get("description", "")))
     skipped: list[str] = []
-    cache: dict[str, list] = {}
+    cache: dict[str, list | None] = {}
     for number, raw in enumerate(data["steps"], 1):
         note = _note_of(raw)
         if raw.get("uri") is not None:
