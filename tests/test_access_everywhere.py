@@ -80,7 +80,7 @@ def test_search_json_and_bundle_as_bob_carry_no_forbidden_path(moved, tmp_path):
     out = cli("export", "transfer funds", *common, "--out", bundle)
     assert out.returncode == 0, out.stderr
     assert "src/secret" not in bundle.read_text()
-    assert "src/secret" not in (tmp_path / "bundle.manifest.json").read_text()
+    assert "src/secret" not in (tmp_path / "bundle.md.manifest.json").read_text()
     assert "secret_plan" not in bundle.read_text()
 
 

@@ -146,7 +146,7 @@ def test_labels_exclusions_and_the_manifest(moved, tmp_path):
     assert header_of(markdown, "old_cancel")[-1] == "Check: deleted; file deleted at target"
 
     manifest = json.loads(report.manifest_path.read_text())
-    assert report.manifest_path == tmp_path / "bundle.manifest.json"
+    assert report.manifest_path == tmp_path / "bundle.md.manifest.json"
     assert manifest["target_commit"] == new and manifest["index_age_seconds"] == 7200.0
     assert manifest["commits"] == sorted({new, old})
     by_name = {entry["qualified_name"]: entry for entry in manifest["results"]}

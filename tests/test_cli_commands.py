@@ -140,7 +140,7 @@ def test_labels_export_and_import_round_trip_through_another_index(repo, tmp_pat
     assert (entry["qualified_name"], entry["label"], entry["note"]) == ("cancel_order", "reference-only", "idea only")
     out = cli("labels", "import", exported, "--repo", repo.path, "--index", second)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == f"imported 1 labels from {exported}"
+    assert out.stdout.strip() == f"imported 1 label from {exported}"
     search = cli("search", "cancel order", "--repo", repo.path, "--branch", "main", "--index", second, "--json")
     [hit] = [r for r in json.loads(search.stdout)["results"] if r["qualified_name"] == "cancel_order"]
     assert hit["label"] == "reference-only"

@@ -290,6 +290,6 @@ def test_commands_write_only_where_they_are_pointed(builder, tmp_path):
     assert cli("search", "real function", "--repo", builder.path, "--branch", "main").returncode == 0
     assert cli("export", "real function", "--repo", builder.path, "--branch", "main",
                "--out", out_dir / "bundle.md").returncode == 0
-    assert files_under(tmp_path) - before == {out_dir / "bundle.md", out_dir / "bundle.manifest.json"}
+    assert files_under(tmp_path) - before == {out_dir / "bundle.md", out_dir / "bundle.md.manifest.json"}
     assert builder.git("status", "--porcelain", "--ignored", "--untracked-files=all") == ""
     assert (builder.path / ".git" / "branchwise" / "index.sqlite3").exists()

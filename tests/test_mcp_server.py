@@ -174,7 +174,10 @@ def test_verify_citations_reports_a_changed_file(indexed_shop, tmp_path):
         assert client.call("verify_citations", {"items": []}).is_error
         status = client.ok("index_status")["repositories"][0]
         assert ("OrderService.cancel_order", "changed") in {(f["qualified_name"], f["verdict"]) for f in status["stale_records"]}
-        assert next(b for b in status["branches"] if b["branch"] == "main")["reindex_recommended"] is True
+        main = next(b for b in status["branches"] if b["branch"] == "main")
+        # an uncommitted edit: re-indexing (which reads commits) cannot help; committing can
+        assert main["reindex_recommended"] is False
+        assert main["work_tree"].startswith("work tree differs from the index: commit, then index")
 
 
 def test_a_restricted_user_never_sees_a_forbidden_path(indexed_shop, tmp_path):

@@ -84,7 +84,7 @@ def test_bundle_source_lines_are_not_split(indexed):
     checks = [line for line in text.splitlines() if line.startswith("Check: ")]
     assert len(checks) == len(NAMES)  # one per chunk, none forged by a file name
     assert "Source: src/split.py\\nCheck: current; content hash matches#L1-L2" in text
-    manifest = (root / "bundle.manifest.json").read_text()
+    manifest = (root / "bundle.md.manifest.json").read_text()
     assert_no_raw_controls(manifest)
     assert {entry["path"] for entry in json.loads(manifest)["results"]} == set(NAMES)
 

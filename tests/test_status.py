@@ -65,7 +65,7 @@ def test_status_lists_skipped_secret_and_a_branch_behind_its_tip(repo, capsys):
     text = capsys.readouterr().out
     assert ".env: secret: name matches .env" in text
     assert "2 commit(s) ahead; 1 indexed file(s) changed" in text
-    assert "re-index recommended" in text
+    assert "index behind the branch tip: run index (1 indexed file(s) changed in 2 commit(s)" in text
 
 
 def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo, capsys):
@@ -81,8 +81,10 @@ def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo,
     status = status_json(capsys, repo.path)
     [record] = status["stale_records"]
     assert (record["path"], record["verdict"], record["version_id"]) == ("src/alpha.py", "changed", alpha.version_id)
-    assert record["time"] and branch_of(status, "main")["stale_records"] == 1
-    assert branch_of(status, "main")["reindex_recommended"] is True
+    assert record["time"] and record["uncommitted"] is True and branch_of(status, "main")["stale_records"] == 1
+    # the index holds committed code: re-indexing cannot settle an uncommitted edit
+    assert branch_of(status, "main")["reindex_recommended"] is False
+    assert branch_of(status, "main")["work_tree"].startswith("work tree differs from the index: commit, then index")
 
     [again] = Workspace(repo.path).index(["main"])
     assert again.files_parsed == 1 and again.commit == first.commit
@@ -159,3 +161,44 @@ def test_status_of_every_repository_in_an_index_and_bad_input(repo, tmp_path, ca
     assert err.count("\n") == 1 and "no index at" in err
     assert main(["status", "--repo", str(tmp_path)]) == 2
     assert "not a git repository" in capsys.readouterr().err
+
+
+def status_text(capsys, repo_path) -> str:
+    capsys.readouterr()
+    assert main(["status", "--repo", str(repo_path)]) == 0
+    return capsys.readouterr().out
+
+
+def test_an_uncommitted_edit_says_commit_then_index_and_a_new_commit_says_run_index(repo, capsys):
+    assert main(["index", str(repo.path), "--branch", "main", "--quiet"]) == 0
+    repo.write("src/alpha.py", "def alpha():\n    return 'alpha, edited'\n")
+    ws = Workspace(repo.path)
+    [alpha] = [r for r in ws.search(SearchRequest("alpha", "main", top_k=5)) if r.identity.qualified_name == "alpha"]
+    assert alpha.verdict.value == "changed"  # recorded as a stale record, against the work tree
+    ws.close()
+
+    main_branch = branch_of(status_json(capsys, repo.path), "main")
+    assert main_branch["reindex_recommended"] is False
+    assert main_branch["work_tree_files_changed"] == 1 and main_branch["work_tree_changed_files"] == ["src/alpha.py"]
+    text = status_text(capsys, repo.path)
+    assert "re-index recommended" not in text and "run index" not in text.replace("commit, then index", "")
+    assert ("    work tree differs from the index: commit, then index (1 indexed file with uncommitted edits; "
+            "1 record failed verification against them)") in text
+    assert "up to date: indexed at the branch tip" in text
+
+    repo.commit("the edit, committed")
+    main_branch = branch_of(status_json(capsys, repo.path), "main")
+    assert main_branch["reindex_recommended"] is True and main_branch["work_tree"] is None
+    text = status_text(capsys, repo.path)
+    assert "    index behind the branch tip: run index (1 indexed file(s) changed in 1 commit(s)" in text
+    assert "work tree differs" not in text
+
+    assert main(["index", str(repo.path), "--branch", "main", "--quiet"]) == 0
+    main_branch = branch_of(status_json(capsys, repo.path), "main")
+    assert main_branch["reindex_recommended"] is False and main_branch["stale_records"] == 0
+
+
+def test_the_model_line_names_the_path_weight_once(repo, capsys):
+    assert main(["index", str(repo.path), "--branch", "main", "--quiet"]) == 0
+    [model] = [line for line in status_text(capsys, repo.path).splitlines() if line.startswith("  model:")]
+    assert model.count("path weight") == 1 and "recipe " in model, model

@@ -62,11 +62,13 @@ def test_check_reports_deleted_unchanged_and_moved_steps(march_tour, tmp_path, c
     assert deleted["path"] is None and "file deleted" in deleted["reason"]
     assert unchanged["verdict"] == "unchanged-older" and unchanged["status"] == "ok"
     assert unchanged["path"] == "src/orders/handlers/create_handler.py"
-    assert (moved["verdict"], moved["status"]) == ("deleted", "moved")
+    # text intact in another file: a passing verdict, with the new place
+    assert (moved["verdict"], moved["status"]) == ("unchanged-older", "moved")
     assert moved["path"] == "src/notifications/mailer.py" and moved["qualified_name"] == "EmailNotifier"
+    assert "moved src/notifications/email.py -> src/notifications/mailer.py#L" in moved["reason"]
     mailer = (shop / "src/notifications/mailer.py").read_text().splitlines()
     assert mailer[moved["start_line"] - 1].startswith("class EmailNotifier")
-    assert data["decayed"] == 2
+    assert data["decayed"] == 1
 
 
 def test_fix_reanchors_the_moved_step_and_leaves_the_deleted_one(march_tour, tmp_path, capsys):
@@ -119,6 +121,7 @@ def test_codetour_round_trip_keeps_steps_on_their_symbols(tmp_path, monkeypatch,
     git = GitBuilder(tmp_path / "ct")
     body = "class Cart:\n    def add(self, item):\n        self.items.append(item)\n\n    def total(self):\n        return sum(self.items)\n\n\ndef checkout(cart):\n    return cart.total()\n"
     git.write("shop/cart.py", body)
+    git.write("README.md", "# Shop\n")
     old = git.commit("start")
     git.write("shop/cart.py", '"""Carts."""\n\nimport math\n\nTAX = 0.2\n\n\n' + body)  # 7 lines above
     git.commit("shift")
@@ -126,28 +129,166 @@ def test_codetour_round_trip_keeps_steps_on_their_symbols(tmp_path, monkeypatch,
         {"file": "shop/cart.py", "line": 6, "description": "the total"},
         {"file": "shop/cart.py", "selection": {"start": {"line": 10, "character": 1}, "end": {"line": 10, "character": 5}},
          "description": "checkout"},
-        {"description": "a step without a file"},
+        {"title": "Welcome", "description": "a step without a file"},
+        {"directory": "shop", "description": "the shop package"},
+        {"file": "./README.md", "description": "a whole file"},
+        {"file": "shop/gone.py", "line": 1, "description": "not in the repository"},
     ]}
     source = tmp_path / "cart.tour"
     source.write_text(json.dumps(codetour))
     assert _tour(["import-codetour", str(source)], git.path, tmp_path, "--out", "cart") == 0
-    assert "skipped step 3" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "skipped step 6: no file shop/gone.py" in out and "skipped step 3" not in out
     tour = load_tour(git.path / ".branchwise/tours/cart.toml")
-    assert [s.qualified_name for s in tour.steps] == ["Cart.total", "checkout"]
-    assert _tour(["check", "cart"], git.path, tmp_path) == 0  # lines shifted, text identical: not decayed
+    assert [s.kind for s in tour.steps] == ["symbol", "symbol", "note", "directory", "file"]
+    assert [s.qualified_name for s in tour.steps[:2]] == ["Cart.total", "checkout"]
+    assert tour.steps[2].note == "Welcome\n\na step without a file"
+    assert (tour.steps[3].directory, tour.steps[4].path) == ("shop", "README.md")
+    assert _tour(["check", "cart"], git.path, tmp_path, "--json") == 0  # lines shifted, text identical: not decayed
+    statuses = [(s["verdict"], s["status"]) for s in json.loads(capsys.readouterr().out)["steps"]]
+    assert statuses[2:] == [("unverifiable", "note"), ("current", "ok"), ("current", "ok")]
     out = tmp_path / "cart-now.tour"
     assert _tour(["export-codetour", "cart"], git.path, tmp_path, "--out", str(out), "--branch", "main") == 0
     exported = json.loads(out.read_text())
     repo = GitRepo(git.path)
     chunks = chunk_file(repo.name, "shop/cart.py", (git.path / "shop/cart.py").read_bytes()).chunks
-    assert [innermost_at(chunks, s["line"]).identity.qualified_name for s in exported["steps"]] == ["Cart.total", "checkout"]
-    assert [s["line"] for s in exported["steps"]] == [12, 16]
+    code = exported["steps"][:2]
+    assert [innermost_at(chunks, s["line"]).identity.qualified_name for s in code] == ["Cart.total", "checkout"]
+    assert [s["line"] for s in code] == [12, 16]
+    assert exported["steps"][2:] == [
+        {"title": "Welcome", "description": "Welcome\n\na step without a file"},
+        {"directory": "shop", "description": "the shop package"},
+        {"file": "README.md", "description": "a whole file", "title": ""},
+    ]
     assert exported["ref"] == repo.resolve("main")
+
+
+def test_export_codetour_leaves_out_deleted_steps_and_says_so(march_tour, tmp_path, capsys):
+    shop, path = march_tour
+    out = tmp_path / "cancel.tour"
+    assert _tour(["export-codetour", "cancel", "--branch", "main"], shop, tmp_path, "--out", str(out)) == 0
+    said = capsys.readouterr().out
+    assert "left out step 1 (deleted): src/orders/handlers/cancel_handler.py (CancelOrderHandler)" in said
+    steps = json.loads(out.read_text())["steps"]
+    assert [s["file"] for s in steps] == ["src/orders/handlers/create_handler.py", "src/notifications/mailer.py"]
+
+
+def test_export_codetour_refuses_to_overwrite_without_force(march_tour, tmp_path, capsys):
+    shop, path = march_tour
+    out = tmp_path / "cancel.tour"
+    out.write_text("keep me")
+    assert _tour(["export-codetour", "cancel", "--branch", "main"], shop, tmp_path, "--out", str(out)) == 2
+    assert capsys.readouterr().err.strip() == f"branchwise: {out} exists; pass --force to overwrite it"
+    assert out.read_text() == "keep me"
+    assert _tour(["export-codetour", "cancel", "--branch", "main"], shop, tmp_path, "--out", str(out), "--force") == 0
+    assert json.loads(out.read_text())["title"] == "Cancelling an order"
+
+
+@pytest.mark.parametrize("steps, says", [
+    ([{"file": "../outside.py", "line": 1}], "file '../outside.py' is outside the repository"),
+    ([{"file": "/etc/passwd", "line": 1}], "file '/etc/passwd' is outside the repository"),
+    ([{"directory": "a/../../b"}], "directory 'a/../../b' is outside the repository"),
+    ([1, 2], "step 1: a step must be an object"),
+    ([{"file": 7, "line": 1}], "step 1: `file` must be a string"),
+    ([{"file": "m.py", "line": "3"}], "step 1: `line` must be a positive integer"),
+    ([{"file": "m.py", "selection": "all"}], "step 1: `selection` must have a `start` with a positive `line`"),
+    ([{"file": "m.py", "line": 1, "description": ["x"]}], "step 1: `description` must be a string"),
+    ([{"file": "gone.py", "line": 1}], "no step of the CodeTour could be imported (step 1: no file gone.py at HEAD)"),
+])
+def test_bad_codetour_steps_are_refused_with_one_line(tmp_path, monkeypatch, capsys, steps, says):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "r")
+    git.write("m.py", "def f():\n    return 1\n")
+    git.commit("start")
+    source = tmp_path / "bad.tour"
+    source.write_text(json.dumps({"title": "bad", "steps": steps}))
+    assert _tour(["import-codetour", str(source)], git.path, tmp_path, "--out", "bad") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("branchwise: ") and says in err[0], err
+    assert not (git.path / ".branchwise/tours/bad.toml").exists()
+
+
+def test_import_codetour_refuses_to_overwrite_a_tour_without_force(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "r")
+    git.write("m.py", "def f():\n    return 1\n")
+    git.commit("start")
+    existing = git.path / ".branchwise/tours/t.toml"
+    existing.parent.mkdir(parents=True)
+    existing.write_text('title = "mine"\n')
+    source = tmp_path / "t.tour"
+    source.write_text(json.dumps({"title": "theirs", "steps": [{"file": "m.py", "line": 2}]}))
+    assert _tour(["import-codetour", str(source)], git.path, tmp_path, "--out", "t") == 2
+    assert "exists; pass --force" in capsys.readouterr().err
+    assert existing.read_text() == 'title = "mine"\n'
+    assert _tour(["import-codetour", str(source)], git.path, tmp_path, "--out", "t", "--force") == 0
+    assert load_tour(existing).steps[0].qualified_name == "f"
+
+
+def test_a_tour_step_path_outside_the_repository_is_one_line(tmp_path, shop_repo, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('title = "x"\n[[steps]]\npath = "../../etc/passwd"\nqualified_name = "f"\n')
+    assert _tour(["check", str(bad)], shop_repo, tmp_path) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"branchwise: tour {bad}, step 1: path '../../etc/passwd' is not a path inside the repository"]
+
+
+def test_a_hand_written_tour_is_anchored_at_its_own_commit(tmp_path, monkeypatch, capsys):
+    """No hashes, as the README's example: written at one commit, code shifted, moved, edited
+    and deleted at the next. Only the deleted step decays the tour."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "h")
+    git.write("app/core.py", "def shifted(x):\n    return x + 1\n\n\ndef doomed(y):\n    return y * 2\n")
+    git.write("app/util.py", "def travels(text):\n    return text.strip().lower()\n\n\ndef edited(n):\n    return n - 1\n")
+    git.write(".branchwise/tours/walk.toml", "\n".join([
+        'title = "Walk"',
+        '[[steps]]', 'path = "app/core.py"', 'qualified_name = "shifted"', 'note = "one"',
+        '[[steps]]', 'path = "app/util.py"', 'qualified_name = "travels"', 'note = "two"',
+        '[[steps]]', 'path = "app/util.py"', 'qualified_name = "edited"', 'note = "three"',
+        '[[steps]]', 'path = "app/core.py"', 'qualified_name = "doomed"', 'note = "four"',
+    ]) + "\n")
+    written = git.commit("code and its tour")
+    git.write("app/core.py", "import os\n\nLIMIT = 3\n\n\ndef shifted(x):\n    return x + 1\n")  # doomed deleted
+    git.write("app/text.py", "def travels(text):\n    return text.strip().lower()\n")  # moved as is
+    git.write("app/numbers.py", "def edited(n):\n    return n - 2\n")  # moved and edited
+    git.delete("app/util.py")
+    git.commit("shift, move and delete")
+    assert _tour(["check", "walk"], git.path, tmp_path, "--json") == 1
+    shifted, travels, edited, doomed = json.loads(capsys.readouterr().out)["steps"]
+    assert (shifted["verdict"], shifted["status"], shifted["path"]) == ("current", "lines-shifted", "app/core.py")
+    assert (shifted["start_line"], shifted["end_line"]) == (6, 7)
+    assert f"lines shifted 1-2 -> 6-7 since {written[:7]}" in shifted["reason"]
+    assert "anchored now; `tour fix` records it" in shifted["reason"]
+    assert (travels["verdict"], travels["status"], travels["path"]) == ("current", "moved", "app/text.py")
+    assert "moved app/util.py -> app/text.py#L1-L2" in travels["reason"]
+    assert (edited["verdict"], edited["status"], edited["path"]) == ("current", "moved", "app/numbers.py")
+    assert edited["text"].rstrip() == "def edited(n):\n    return n - 2"
+    assert (doomed["verdict"], doomed["status"], doomed["path"]) == ("deleted", "deleted", None)
+    capsys.readouterr()
+    tour = git.path / ".branchwise/tours/walk.toml"
+    assert _tour(["fix", str(tour)], git.path, tmp_path) == 1  # records hashes; the deleted step is left
+    steps = tomllib.loads(tour.read_text())["steps"]
+    assert [s["path"] for s in steps] == ["app/core.py", "app/text.py", "app/numbers.py", "app/core.py"]
+    assert all(s.get("content_hash") for s in steps[:3]) and "content_hash" not in steps[3]
+
+
+def test_a_hand_written_step_in_an_uncommitted_tour_is_anchored_at_the_target(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "u")
+    git.write("m.py", "def here():\n    return 1\n")
+    git.commit("start")
+    tour = tmp_path / "walk.toml"  # outside the repository: no commit of its own
+    tour.write_text('title = "w"\n[[steps]]\npath = "m.py"\nqualified_name = "here"\n'
+                    '[[steps]]\npath = "m.py"\nqualified_name = "nowhere"\n')
+    assert _tour(["check", str(tour)], git.path, tmp_path, "--json") == 1
+    here, nowhere = json.loads(capsys.readouterr().out)["steps"]
+    assert (here["verdict"], here["status"], here["reason"]) == ("current", "ok", "anchored now; `tour fix` records it")
+    assert nowhere["verdict"] == "deleted" and "no commit of the tour file" in nowhere["reason"]
 
 
 def test_bad_tour_files_are_one_line_and_exit_2(tmp_path, shop_repo, capsys):
     bad = tmp_path / "bad.toml"
-    bad.write_text('title = "x"\n[[steps]]\nnote = "no anchor"\n')
+    bad.write_text('title = "x"\n[[steps]]\nqualified_name = "f"\nnote = "a name in no file"\n')
     assert _tour(["check", str(bad)], shop_repo, tmp_path) == 2
     assert _tour(["check", str(tmp_path / "missing.toml")], shop_repo, tmp_path) == 2
     assert _tour(["import-codetour", str(bad)], shop_repo, tmp_path, "--out", "x") == 2
@@ -195,3 +336,22 @@ def test_a_query_step_is_answered_on_the_branch(shop_repo, tmp_path, monkeypatch
     [step] = json.loads(capsys.readouterr().out)["steps"]
     assert step["verdict"] == "current" and step["path"] and step["start_line"] >= 1
     assert step["qualified_name"] and step["end_line"] >= step["start_line"] and step["text"]
+
+
+def test_a_step_with_a_hash_but_no_commit_is_looked_for_from_the_tour_files_commit(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "c")
+    git.write("a.py", "def keep(x):\n    return x * 3\n")
+    start = git.commit("start")
+    step = step_at(GitRepo(git.path), start, "a.py", "keep", "kept")
+    wrong = Step(note="a hash typed in by hand", path="a.py", qualified_name="keep", content_hash="0" * 64)
+    step.commit = None
+    Tour("c", steps=[step, wrong]).save(git.path / ".branchwise/tours/c.toml")
+    git.commit("the tour")
+    git.write("b.py", "def keep(x):\n    return x * 3\n")
+    git.delete("a.py")
+    git.commit("move")
+    assert _tour(["check", "c"], git.path, tmp_path, "--json") == 1
+    moved, typed = json.loads(capsys.readouterr().out)["steps"]
+    assert (moved["verdict"], moved["status"], moved["path"]) == ("unchanged-older", "moved", "b.py")
+    assert typed["verdict"] == "deleted"  # its hash is nowhere: not taken for the moved text

@@ -60,7 +60,7 @@ def test_a_version_included_three_times_tops_stats_used_with_its_verdict_now(rep
     assert main(["export", "cancel order status", "--repo", str(repo.path), "--branch", "main",
                  "--top-k", "1", "--out", str(tmp_path / "once.md")]) == 0
     assert main(["search", "order total", "--repo", str(repo.path), "--branch", "main"]) == 0  # found, not used
-    manifests = [json.loads((tmp_path / f"b{n}.manifest.json").read_text()) for n in range(3)]
+    manifests = [json.loads((tmp_path / f"b{n}.md.manifest.json").read_text()) for n in range(3)]
     assert all(any(e["qualified_name"] == "order_total" and e.get("section") == "use" for e in m["results"])
                for m in manifests)
 

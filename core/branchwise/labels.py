@@ -242,8 +242,12 @@ def _store_all(conn: sqlite3.Connection, rows: Iterable[tuple], pin_rows: Callab
     return stored
 
 
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` in one step; the parent directory must already exist."""
+def write_atomically(path: Path, data: bytes, private: bool = False) -> None:
+    """Replace `path` with `data` in one step; the parent directory must already exist.
+
+    The file gets the mode the umask gives a new file (as `open` would), or owner-only (0600)
+    when it is `private`: for files that could hold a secret (see README, Security).
+    """
     parent = path.parent
     if not parent.is_dir():
         raise UsageError(f"directory does not exist: {parent}")
@@ -251,12 +255,27 @@ def write_atomically(path: Path, data: bytes) -> None:
         raise UsageError(f"{path} is a directory")
     fd, temp = tempfile.mkstemp(dir=parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        if not private:
+            os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where the system allows (Linux)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 # helpers -------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ class ReviewBundle:
                                       "(allow secrets to override)")
         manifest = {**self.manifest, "bundle": str(out), "chunks": [s.entry for s in self.sections]}
         manifest_path = manifest_path_for(out)
-        write_atomically(out, self.render().encode("utf-8"))
-        write_atomically(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+        write_atomically(out, self.render().encode("utf-8"), private=allow_secrets)
+        write_atomically(manifest_path, (json.dumps(manifest, indent=2, ensure_ascii=False) + "\n").encode("utf-8"),
+                         private=allow_secrets)
         return manifest_path

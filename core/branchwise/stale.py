@@ -10,7 +10,7 @@ which settles every failure of that file recorded before it. At the end of the r
 is compacted to the failures still pending, so it does not grow with every failure ever met.
 
 A failure line: {"kind": "failure", "repository", "branch", "version_id", "path",
-"qualified_name", "verdict", "reason", "time"}; a settling line: {"kind": "reparsed",
+"qualified_name", "verdict", "reason", "time", "uncommitted"}; a settling line: {"kind": "reparsed",
 "repository", "branch", "path", "commit", "time"}.
 """
 
@@ -44,12 +44,18 @@ def failures_of(results: Iterable[Result], branch: str) -> list[Result]:
     return [r for r in results if r.verdict in FAILED and not r.history and r.branch == branch]
 
 
-def record_failures(index_dir: Path, repository: str, branch: str, results: Iterable[Result]) -> list[dict]:
-    """Append one failure line per failed result (see `failures_of`) and return them."""
+def record_failures(index_dir: Path, repository: str, branch: str, results: Iterable[Result],
+                    uncommitted: frozenset[str] = frozenset()) -> list[dict]:
+    """Append one failure line per failed result (see `failures_of`) and return them.
+
+    A failure in a file with uncommitted edits (`uncommitted`: the work tree's dirty paths when
+    the branch is checked out) is marked `"uncommitted": true`: the index holds committed code,
+    so re-indexing cannot settle it; committing, then indexing, does.
+    """
     lines = [
         {"kind": "failure", "repository": repository, "branch": branch, "version_id": r.version_id,
          "path": r.path, "qualified_name": r.identity.qualified_name, "verdict": r.verdict and r.verdict.value,
-         "reason": r.reason, "time": _now()}
+         "reason": r.reason, "time": _now(), "uncommitted": r.path in uncommitted}
         for r in failures_of(results, branch)
     ]
     _append(index_dir, lines)

@@ -33,6 +33,7 @@ from branchwise.display import escape_controls
 from branchwise.errors import UsageError
 from branchwise.labels import default_label, is_override
 from branchwise.models import Result, Verdict
+from branchwise.wording import plural
 
 STATS_FILE = "stats.jsonl"
 KINDS = ("export", "review", "search", "mcp")
@@ -167,6 +168,16 @@ def deepest_directories(counts: Mapping[str, int], at_least: int) -> dict[str, i
     return dict(placed.most_common())
 
 
+def below_minimum(counts: Mapping[str, int], at_least: int) -> list[str]:
+    """The directories of `counts` that `deepest_directories` leaves in place because neither
+    they nor any ancestor held `at_least` failures."""
+    totals: Counter[str] = Counter()
+    for directory, n in counts.items():
+        for ancestor in _ancestors(directory):
+            totals[ancestor] += n
+    return sorted(d for d in counts if all(totals[a] < at_least for a in _ancestors(d)))
+
+
 def _ancestors(directory: str) -> list[str]:
     """The directory and its ancestors, deepest first ("a/b/c", "a/b", "a")."""
     if directory == "(root)":
@@ -266,6 +277,7 @@ def summarize(index_dir: Path, repository: str | None = None, config: Config | N
         "by_reason": _total(records, "reasons"),
         "by_directory": deepest_directories(_total(records, "directories"), config.failure_directory_min),
         "failure_directory_min": config.failure_directory_min,
+        "directories_below_min": below_minimum(_total(records, "directories"), config.failure_directory_min),
         "overrides": sum(len(record.get("overrides") or []) for record in records),
         "failure_threshold": config.failure_threshold,
         "rising_sessions": config.rising_sessions,
@@ -336,16 +348,16 @@ def render_text(summary: dict) -> str:
     if not trend:
         return "No sessions recorded yet: export or review some results first."
     lines = [
-        f"Failure ratio per session, oldest first ({summary['sessions']} sessions; "
+        f"Failure ratio per session, oldest first ({plural(summary['sessions'], 'session')}; "
         "failures / results neither excluded nor history):",
         "  " + sparkline([t["failure_ratio"] for t in trend]),
         "",
-        f"Last {min(len(trend), _SHOWN_SESSIONS)} sessions:",
+        f"Last {plural(min(len(trend), _SHOWN_SESSIONS), 'session')}:",
         *(_session_bar(t) for t in trend[-_SHOWN_SESSIONS:]),
     ]
     lines += _breakdown("Failures by reason:", summary["by_reason"])
-    lines += _breakdown(f"Failures by directory (deepest with at least {summary['failure_directory_min']}):",
-                        summary["by_directory"])
+    lines += _directory_breakdown(summary["by_directory"], summary.get("directories_below_min", []),
+                                  summary["failure_directory_min"])
     if summary["unreadable_lines"]:
         lines += ["", f"({summary['unreadable_lines']} unreadable line(s) in the log were skipped)"]
     advice = summary["recommendation"]
@@ -368,6 +380,16 @@ def _session_bar(session: dict) -> str:
     filled = round(ratio * _BAR_WIDTH)
     bar = "█" * filled + "░" * (_BAR_WIDTH - filled)
     return f"{label}  {bar}  {_pct(ratio):>4}  {session.get('failures')}/{session.get('considered')}"
+
+
+def _directory_breakdown(by_directory: dict[str, int], scattered_names: list[str], at_least: int) -> list[str]:
+    """Directories that gathered failures (their subtree held `at_least`) under one heading,
+    the rest, whose failures stayed where they were, under another."""
+    grouped = {name: n for name, n in by_directory.items() if name not in scattered_names}
+    scattered = {name: n for name, n in by_directory.items() if name in scattered_names}
+    return (_breakdown(f"Failures by directory (each at its deepest directory with at least {at_least}):", grouped)
+            + _breakdown(f"Failures in directories with fewer than {at_least} (none of their parents has {at_least}):",
+                         scattered))
 
 
 def _breakdown(title: str, counts: dict[str, int]) -> list[str]:

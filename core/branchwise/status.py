@@ -19,6 +19,7 @@ from branchwise.display import escape_controls
 from branchwise.gitnames import name_from_git
 from branchwise.gitrepo import GitRepo
 from branchwise.search import BranchInfo
+from branchwise.wording import plural
 
 def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:
     """An indexed branch against its tip: refs and (`count`) one `rev-list --count`, no file read."""
@@ -46,6 +47,8 @@ def repository_status(workspace) -> dict:
     repo_id = store.repo_id(repo.name)
     tips = repo.branches()
     failures = [f for f in stale.pending(workspace.index_dir, repo.name) if allows(str(f.get("path")))]
+    checked_out = repo.current_branch()
+    dirty = repo.dirty_paths() if checked_out is not None else frozenset()
     branches = []
     for info in workspace.indexed_branches():
         entry = branch_freshness(repo, info, tips)
@@ -58,6 +61,12 @@ def repository_status(workspace) -> dict:
         skipped = [{"path": path, "reason": reason} for path, reason in
                    (store.skipped_files(stored.id) if stored is not None else []) if allows(path)]
         branch_failures = [f for f in failures if f.get("branch") == info.name]
+        # the index holds committed code: edits not yet committed are the work tree's, not its
+        uncommitted = sorted(p for p in dirty & indexed_paths if allows(p)) if info.name == checked_out else []
+        # a failure met in an uncommitted edit that is committed or undone since is neither: the
+        # new commit shows as changed files, and the next index run re-parses the file anyway
+        in_work_tree = [f for f in branch_failures if f.get("path") in uncommitted]
+        committed = [f for f in branch_failures if not f.get("uncommitted") and f.get("path") not in uncommitted]
         entry.update(
             indexed_files_changed=len(changed),
             changed_files=changed[:50],
@@ -68,8 +77,13 @@ def repository_status(workspace) -> dict:
             skipped_files=skipped,
             skipped_by_reason=dict(Counter(_reason_kind(s["reason"]) for s in skipped).most_common()),
             stale_records=len(branch_failures),
+            stale_records_uncommitted=len(in_work_tree),
+            stale_records_committed=len(committed),
+            work_tree_files_changed=len(uncommitted),
+            work_tree_changed_files=uncommitted[:50],
         )
         entry["reindex_recommended"], entry["why"] = _advice(entry)
+        entry["work_tree"] = _work_tree_advice(entry)
         branches.append(entry)
     return {
         "repository": repo.name,
@@ -101,13 +115,26 @@ def _advice(entry: dict) -> tuple[bool, str]:
     if entry["indexed_files_changed"]:
         reasons.append(f"{entry['indexed_files_changed']} indexed file(s) changed in "
                        f"{entry['commits_behind']} commit(s) since the indexed commit")
-    if entry["stale_records"]:
-        reasons.append(f"{entry['stale_records']} record(s) failed verification")
+    committed_failures = entry["stale_records_committed"]
+    if committed_failures:
+        reasons.append(f"{plural(committed_failures, 'record')} failed verification against committed code")
     if reasons:
         return True, "; ".join(reasons)
     if entry["tip_moved"]:
         return False, f"{entry['commits_behind']} commit(s) behind the tip, but no indexed file changed"
     return False, "indexed at the branch tip"
+
+
+def _work_tree_advice(entry: dict) -> str | None:
+    """For the checked-out branch with uncommitted edits to indexed files: what to do (None
+    when the work tree agrees with the index). Re-indexing alone cannot help: it reads commits."""
+    files, failed = entry["work_tree_files_changed"], entry["stale_records_uncommitted"]
+    if not files and not failed:
+        return None
+    parts = [f"{plural(files, 'indexed file')} with uncommitted edits"] if files else []
+    if failed:
+        parts.append(f"{plural(failed, 'record')} failed verification against them")
+    return "work tree differs from the index: commit, then index (" + "; ".join(parts) + ")"
 
 
 def _reason_kind(reason: str) -> str:
@@ -130,8 +157,7 @@ def render_text(status: dict) -> str:
     """The status for a terminal (the review app's screen shows the same lines)."""
     embedding = status["embedding"]
     lines = [f"{status['repository']}  ({status['path']})", f"  index: {status['index']}",
-             f"  model: {embedding['model']} (path weight {embedding['path_weight']}"
-             + (f", recipe {embedding['recipe']})" if embedding.get("recipe") else ")")]
+             f"  model: {embedding['model']} ({model_settings(embedding)})"]
     if status.get("hooks") is not None:
         lines.append(f"  hooks: {hooks_line(status['hooks'])}")
     if not status["branches"]:
@@ -142,7 +168,7 @@ def render_text(status: dict) -> str:
             "",
             f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}",
             f"    tip: {tip_line(b)}",
-            f"    {b['files']} files, {b['symbols']} symbols; by class: {_counts(b['by_path_class'])}; "
+            f"    {plural(b['files'], 'file')}, {plural(b['symbols'], 'symbol')}; by class: {_counts(b['by_path_class'])}; "
             f"by language: {_counts(b['by_language'])}",
         ]
         if b["skipped_files"]:
@@ -150,7 +176,15 @@ def render_text(status: dict) -> str:
             lines += [f"      {s['path']}: {s['reason']}" for s in b["skipped_files"][:20]]
             if len(b["skipped_files"]) > 20:
                 lines.append(f"      ... and {len(b['skipped_files']) - 20} more (--json lists all)")
-        lines.append(("    re-index recommended: " if b["reindex_recommended"] else "    up to date: ") + b["why"])
+        if not b["reindex_recommended"]:
+            lines.append(f"    up to date: {b['why']}")
+        elif b["tip_moved"] and b["indexed_files_changed"]:
+            lines.append(f"    index behind the branch tip: run index ({b['why']})")
+        else:
+            lines.append(f"    re-index recommended: {b['why']}")
+        if b.get("work_tree"):
+            lines.append(f"    {b['work_tree']}")
+            lines += [f"      {path}" for path in b.get("work_tree_changed_files", [])[:20]]
     if status["unindexed_branches"]:
         lines += ["", f"  not indexed: {', '.join(status['unindexed_branches'])}"]
     if status["stale_records"]:
@@ -158,6 +192,16 @@ def render_text(status: dict) -> str:
         lines += [f"    {f['branch']}: {f['path']} ({f.get('qualified_name')}) {f['verdict']} at {f['time'][:19]}"
                   for f in status["stale_records"]]
     return "\n".join(escape_controls(line) for line in lines)  # names inside cannot break or reorder lines
+
+
+def model_settings(embedding: dict) -> str:
+    """"recipe outline-2; path weight 0.25": the recorded recipe names the path weight its
+    vectors were made with; the configured one is added only when it differs."""
+    recipe, weight = embedding.get("recipe"), f"path weight {embedding['path_weight']:g}"
+    if not recipe:
+        return weight
+    settings = f"recipe {recipe}"
+    return settings if recipe.endswith(weight) else f"{settings}; configured {weight} (the next index run applies it)"
 
 
 def tip_line(b: dict, short: bool = False) -> str:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 
 from branchwise.display import escape_controls
 from branchwise.models import Identity, Label, PathClass, Result
+from branchwise.wording import plural
 
 USED_FIELDS = ("version_id", "path", "language", "symbol_type", "qualified_name", "content_hash", "commit")
 
@@ -114,7 +115,7 @@ def render_used(report: dict) -> str:
         return (f"No version of {report['repository']}{where} was taken as `use` yet "
                 "(exports, MCP bundles and `use` labels in reviews count).")
     lines = [f"Versions most often taken as `use` in {report['repository']}{where} "
-             f"({report['sessions']} sessions; verdicts checked now):",
+             f"({plural(report['sessions'], 'session')}; verdicts checked now):",
              f"  {'uses':>4}  {'verdict now':<16} {'branch':<14} {'pin':<3}  symbol"]
     for row in rows:
         pin = "pin" if row.get("pinned") else ""

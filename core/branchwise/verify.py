@@ -80,6 +80,15 @@ class Verifier:
         """The chunks of `path` as the target holds it (none when the file is gone)."""
         return self._file_chunks(repository, path)
 
+    def holds_file(self, path: str) -> bool:
+        """Whether the target has a regular file at `path`."""
+        return self._current_blob(path) is not None
+
+    def holds_directory(self, path: str) -> bool:
+        """Whether the target has any file under the directory `path`."""
+        prefix = path.strip("/") + "/"
+        return any(name.startswith(prefix) for name in (*self._target_tree(), *self._untracked_paths()))
+
     # the steps ------------------------------------------------------------------------------
 
     def _verify_one(self, result: Result) -> None:

@@ -329,7 +329,9 @@ class Workspace:
     def record_stale(self, branch: str, results: list[Result]) -> None:
         """Record the branch's own results that failed verification, for the next index run
         to parse again (an append-only file, outside the write lock; see stale.py)."""
-        stale.record_failures(self.index_dir, self.repo.name, branch, results)
+        checked_out = not self.repo.bare and self.repo.current_branch() == branch
+        stale.record_failures(self.index_dir, self.repo.name, branch, results,
+                              self.repo.dirty_paths() if checked_out else frozenset())
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""
@@ -521,6 +523,16 @@ class Workspace:
             else:
                 labels.set_label(self.store.conn, self.repo.name, result, label, note)
         result.label = label
+
+    def clear_labels(self, path: str, qualified_name: str) -> int:
+        """Remove the labels of every version of one symbol (`labels clear PATH::NAME`);
+        returns how many there were."""
+        if self._allows is not None and not self._allows(path):
+            raise UsageError(f"{path} is outside what you may read")
+        with self._writing():
+            found = [r.version_id for r in labels.list_labels(self.store.conn, self.repo.name)
+                     if r.path == path and r.qualified_name == qualified_name]
+            return sum(labels.clear_label(self.store.conn, self.repo.name, vid) for vid in found)
 
     def import_labels(self, path: Path) -> int:
         """Read a labels file (TOML) into this repository's labels, all or none; returns how

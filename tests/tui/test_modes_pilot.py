@@ -81,7 +81,7 @@ async def test_diff_review_labels_impact_and_exports_the_review_bundle(shop_inde
         await pilot.press("enter")
         await settle(pilot)
     bundle = out.read_text()
-    manifest = json.loads(out.with_name("review.manifest.json").read_text())
+    manifest = json.loads(out.with_name("review.md.manifest.json").read_text())
     assert bundle.startswith("# Review of feature/old-arch against main")
     assert "Change: changed against the merge-base" in bundle and "(before)" in bundle
     kinds = [chunk.get("impact") for chunk in manifest["chunks"]]
@@ -125,5 +125,5 @@ async def test_playing_a_tour_walks_steps_and_exports_it(shop_index, tmp_path):
     assert bundle.startswith("# A walk through Cancelling an order")
     assert bundle.index("Step 1:") < bundle.index("Step 2:") < bundle.index("Step 3:")
     assert "The customer hears about it by e-mail." in bundle
-    manifest = json.loads(out.with_name("tour.manifest.json").read_text())
+    manifest = json.loads(out.with_name("tour.md.manifest.json").read_text())
     assert [c["status"] for c in manifest["chunks"]] == ["deleted", "ok", "moved"]

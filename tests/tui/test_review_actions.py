@@ -219,7 +219,7 @@ async def test_bundle_preview_lists_the_order_and_token_total_then_writes(shop_i
     text = bundle.read_text(encoding="utf-8")
     headings = [line.split(". ", 1)[1] for line in text.splitlines() if line.startswith("#") and ". " in line]
     assert headings == [i.result.identity.qualified_name for i in included]  # the preview's order is the bundle's
-    manifest = json.loads(bundle.with_name("b.manifest.json").read_text(encoding="utf-8"))
+    manifest = json.loads(bundle.with_name("b.md.manifest.json").read_text(encoding="utf-8"))
     assert manifest["total_tokens"] == total
 
 

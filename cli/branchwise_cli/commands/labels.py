@@ -1,23 +1,25 @@
-"""`branchwise labels`: reviewer labels and pins: list them, pin or unpin a symbol, and carry
-them to and from TOML, for a team to keep in its repository."""
+"""`branchwise labels`: reviewer labels and pins: list them, clear a symbol's labels, pin or
+unpin a symbol, and carry them to and from TOML, for a team to keep in its repository."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from branchwise.errors import UsageError
+from branchwise.wording import plural
 from branchwise_cli.common import EXIT_OK, as_user, echo, index_option, json_option, print_json, workspace
 
 NAME = "labels"
-HELP = "list, pin/unpin, export or import reviewer labels and pins (TOML)"
+HELP = "list, clear, pin/unpin, export or import reviewer labels and pins (TOML)"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("action", choices=("list", "pin", "unpin", "export", "import"),
-                   help="list: the labels and pins; pin/unpin SYMBOL: offer it first on --branch (or stop); "
+    p.add_argument("action", choices=("list", "clear", "pin", "unpin", "export", "import"),
+                   help="list: the labels and pins; clear SYMBOL: remove its labels (every version); "
+                        "pin/unpin SYMBOL: offer it first on --branch (or stop); "
                         "export: write labels and pins to FILE; import: read them")
     p.add_argument("target", nargs="?", metavar="FILE|SYMBOL",
-                   help="export/import: the labels file (TOML); pin/unpin: PATH::QUALIFIED_NAME, "
+                   help="export/import: the labels file (TOML); clear/pin/unpin: PATH::QUALIFIED_NAME, "
                         "e.g. src/orders/services/order_service.py::OrderService.cancel_order")
     p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
     p.add_argument("--branch", metavar="NAME",
@@ -40,15 +42,23 @@ def run(args) -> int:
     if args.action == "export":
         count = ws.export_labels(Path(args.target), force=args.force)
         pinned = len(ws.pins())
-        echo(f"exported {count} labels{f' and {pinned} pins' if pinned else ''} to {args.target}")
+        pins = f" and {plural(pinned, 'pin')}" if pinned else ""
+        echo(f"exported {plural(count, 'label')}{pins} to {args.target}")
     elif args.action == "import":
         count = ws.import_labels(Path(args.target))
         pinned = len(ws.pins())
-        echo(f"imported {count} labels from {args.target}{f' ({pinned} pins on record now)' if pinned else ''}")
+        pins = f" ({plural(pinned, 'pin')} on record now)" if pinned else ""
+        echo(f"imported {plural(count, 'label')} from {args.target}{pins}")
     else:
         path, sep, name = args.target.rpartition("::")
         if not sep or not path or not name:
             raise UsageError(f"name the symbol as PATH::QUALIFIED_NAME, not {args.target!r}")
+        if args.action == "clear":
+            cleared = ws.clear_labels(path, name)
+            if not cleared:
+                raise UsageError(f"{path}::{name} has no label")
+            echo(f"cleared {plural(cleared, 'label')} of {path}::{name}")
+            return EXIT_OK
         branch = args.branch or ws.repo.current_branch()
         if branch is None:
             raise UsageError("HEAD is detached: give --branch")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from branchwise.errors import UsageError
 from branchwise.models import Result
+from branchwise.wording import plural
 from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, json_option, print_json,
                                    read_queries, repo_branch, request, search_options, workspace)
 
@@ -47,7 +48,7 @@ def run(args) -> int:
 
 
 def _print_results(query: str, branch: str, results: list[Result]) -> None:
-    echo(f"# {query}  ({branch}, {len(results)} results)")
+    echo(f"# {query}  ({branch}, {plural(len(results), 'result')})")
     for r in results:
         where = f"{r.path}#L{r.start_line}-L{r.end_line}"
         label = f" [{r.label.value}]" if r.label else ""

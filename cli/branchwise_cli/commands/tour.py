@@ -11,6 +11,7 @@ from pathlib import Path
 from branchwise.errors import UsageError
 from branchwise.outfiles import refuse_overwrite
 from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
+from branchwise.wording import plural
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
 NAME = "tour"
@@ -62,7 +63,7 @@ def _check(args, workspace) -> int:
     if args.json:
         print_json(check.to_json())
     else:
-        echo(f"{check.tour.title}: {len(check.steps)} steps against {check.target}")
+        echo(f"{check.tour.title}: {plural(len(check.steps), 'step')} against {check.target}")
         for item in check.steps:
             where = f"{item.path}#L{item.start_line}-L{item.end_line}" if item.path else "(gone)"
             echo(f"  {item.number:>2}. {item.verdict.value:<15} {item.status:<13} {item.step.anchor} -> {where}")
@@ -105,7 +106,7 @@ def _record(args, workspace) -> int:
     refuse_overwrite(path, args.force)  # record: an existing tour is kept without --force
     tour = record_tour(workspace, _branch(args, workspace), title, args.from_labels, args.query)
     tour.save(path)
-    echo(f"wrote {path} ({len(tour.steps)} steps)")
+    echo(f"wrote {path} ({plural(len(tour.steps), 'step')})")
     return EXIT_OK
 
 
@@ -114,11 +115,13 @@ def _import_codetour(args, workspace) -> int:
 
     if not args.out:
         raise UsageError("import-codetour needs --out TOUR (the tour to write)")
+    out = resolve_tour_path(args.out, workspace.repo.work_tree)
+    _refuse_overwrite(out, args.force)
     tour, skipped = import_codetour(workspace.repo, read_codetour(Path(args.tour)), workspace.config.chunking_rules())
-    path = tour.save(resolve_tour_path(args.out, workspace.repo.work_tree))
+    path = tour.save(out)
     for message in skipped:
         echo(f"skipped {message}")
-    echo(f"wrote {path} ({len(tour.steps)} steps)")
+    echo(f"wrote {path} ({plural(len(tour.steps), 'step')})")
     return EXIT_OK
 
 
@@ -127,7 +130,18 @@ def _export_codetour(args, workspace) -> int:
 
     if not args.out:
         raise UsageError("export-codetour needs --out FILE.tour")
+    _refuse_overwrite(Path(args.out), args.force)
     check = _checked(args, workspace)
-    write_codetour(export_codetour(check), Path(args.out))
-    echo(f"wrote {args.out} ({len(check.steps)} steps, lines as of {check.target})")
+    data, warnings = export_codetour(check)
+    write_codetour(data, Path(args.out))
+    for warning in warnings:
+        echo(warning)
+    echo(f"wrote {args.out} ({len(data['steps'])} of {plural(len(check.steps), 'step')}, lines as of {check.target})")
     return EXIT_OK
+
+
+def _refuse_overwrite(out: Path, force: bool) -> None:
+    if out.is_dir():
+        raise UsageError(f"{out} is a directory")
+    if out.exists() and not force:
+        raise UsageError(f"{out} exists; pass --force to overwrite it")

@@ -24,5 +24,11 @@ def run(args) -> int:
         print_json(rows)
     else:
         for row in rows:
-            echo(f"{row['verdict']:<15} {row['path']}  {row['reason']}")
+            echo(f"{row['verdict']:<15} {_where(row)}  {row['reason']}")
     return EXIT_OK
+
+
+def _where(row: dict) -> str:
+    """`path::qualified_name` for a saved search result; a snippet line names a file only."""
+    name = row.get("qualified_name")
+    return f"{row['path']}::{name}" if name else row["path"]

@@ -32,6 +32,7 @@ from branchwise.labels import effective_label, write_atomically
 from branchwise.outfiles import refuse_overwrite
 from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
+from branchwise.wording import plural
 
 REFERENCE_AS = ("code", "outline")
 BUDGET = "budget"
@@ -99,13 +100,15 @@ class BundleReport:
 
     def summary_line(self) -> str:
         return (
-            f"wrote {self.path} ({self.included} chunks, {self.reference_only} reference-only, "
-            f"{self.left_out} left out; {self.total_tokens} tokens) and {self.manifest_path}"
+            f"wrote {self.path} ({plural(self.included, 'chunk')}, {self.reference_only} reference-only, "
+            f"{self.left_out} left out; {plural(self.total_tokens, 'token')}) and {self.manifest_path}"
         )
 
 
 def manifest_path_for(out: Path) -> Path:
-    return out.with_name(f"{out.stem}.manifest.json")
+    """`env.xml` -> `env.xml.manifest.json`: the whole name, so bundles of two formats that share
+    a stem (`env.md`, `env.xml`) never share a manifest."""
+    return out.with_name(f"{out.name}.manifest.json")
 
 
 # building ------------------------------------------------------------------------------------
@@ -354,8 +357,10 @@ def write_bundle(
     _check_destination(out, manifest_path, force, index_dir)
     bundle = build_bundle(results, context, destination=str(out))
     bundle.manifest["bundle"] = out.name
-    write_atomically(out, bundle.text.encode("utf-8"))
-    write_atomically(manifest_path, (safe_json(bundle.manifest, indent=2) + "\n").encode("utf-8"))
+    # a bundle let through with --allow-secrets may hold one: owner-only, whatever the umask
+    write_atomically(out, bundle.text.encode("utf-8"), private=context.allow_secrets)
+    write_atomically(manifest_path, (safe_json(bundle.manifest, indent=2) + "\n").encode("utf-8"),
+                     private=context.allow_secrets)
     return BundleReport(
         path=out,
         manifest_path=manifest_path,

@@ -13,12 +13,16 @@ from branchwise.citation import version_string
 from branchwise.gitrepo import GitRepo
 from branchwise.reviewbundle import ReviewBundle, Section
 from branchwise.tours.check import StepCheck, TourCheck
+from branchwise.wording import plural
 
 
 def step_header(check: TourCheck, item: StepCheck, dates=None) -> list[str]:
     """The citation header of one step: where its code is now, which version, and the check."""
     date = dates(check.target_commit) if dates else None
-    if item.path is None:
+    if item.step.kind in ("note", "file", "directory"):
+        lines = [] if item.step.kind == "note" else [f"Source: {item.step.anchor}",
+                                                       f"Version: {version_string(check.branch, check.target_commit, date)}"]
+    elif item.path is None:
         step = item.step
         last = item.result.commit if item.result is not None and item.result.commit else step.commit
         lines = [f"Source: {step.path} ({step.qualified_name}; {item.status} on {check.branch})"]
@@ -43,7 +47,7 @@ def render_show(check: TourCheck, repo: GitRepo | None = None) -> str:
     lines = [f"# {check.tour.title}", ""]
     if check.tour.description:
         lines += [check.tour.description, ""]
-    lines.append(f"{len(check.steps)} steps, checked against {check.target}; {len(check.decayed)} decayed")
+    lines.append(f"{plural(len(check.steps), 'step')}, checked against {check.target}; {len(check.decayed)} decayed")
     for item in check.steps:
         lines += ["", f"## {item.number}. {item.step.note.strip().splitlines()[0] if item.step.note.strip() else item.step.anchor}"]
         lines += [f"   {line}" for line in step_header(check, item, dates)]

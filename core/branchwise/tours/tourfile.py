@@ -16,6 +16,10 @@ query, answered on the branch at check time.
     end_line = 58
     content_hash = "9f3c..."
     commit = "..."            # where the step was last seen (optional)
+
+A step written by hand names `path` and `qualified_name` and nothing else: it is anchored at
+the tour file's own last commit (see check.py). Steps imported from CodeTour may also be a whole
+file (`path` alone), a `directory`, or a note with no code (`note` alone).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from branchwise.labels import write_atomically
 
 TOURS_DIR = Path(".branchwise") / "tours"
 #: step keys in the order they are written
-STEP_KEYS = ("path", "qualified_name", "query", "note", "symbol_type", "language",
+STEP_KEYS = ("path", "qualified_name", "query", "directory", "note", "symbol_type", "language",
              "start_line", "end_line", "content_hash", "commit")
 
 
@@ -41,6 +45,7 @@ class Step:
     path: str | None = None
     qualified_name: str | None = None
     query: str | None = None
+    directory: str | None = None
     symbol_type: str | None = None
     language: str | None = None
     start_line: int | None = None
@@ -49,9 +54,27 @@ class Step:
     commit: str | None = None
 
     @property
-    def anchor(self) -> str:
+    def kind(self) -> str:
+        """`symbol`, `query`, `file` (a whole file), `directory` or `note` (no code)."""
         if self.query is not None:
+            return "query"
+        if self.directory is not None:
+            return "directory"
+        if self.path is not None:
+            return "symbol" if self.qualified_name is not None else "file"
+        return "note"
+
+    @property
+    def anchor(self) -> str:
+        kind = self.kind
+        if kind == "query":
             return f"query {self.query!r}"
+        if kind == "directory":
+            return f"{self.directory} (directory)"
+        if kind == "file":
+            return f"{self.path} (whole file)"
+        if kind == "note":
+            return "note"
         return f"{self.path} ({self.qualified_name})"
 
     def to_toml(self) -> dict:
@@ -119,7 +142,20 @@ def _step(path: Path, number: int, entry: object) -> Step:
         if not isinstance(entry[key], str):
             raise UsageError(f"{where}: {key} must be a string")
     step = Step(**entry)
-    anchored = step.path is not None and step.qualified_name is not None
-    if anchored == (step.query is not None):
-        raise UsageError(f"{where}: anchor a step on `path` + `qualified_name`, or on a `query`")
+    anchors = [key for key in ("path", "query", "directory") if getattr(step, key) is not None]
+    if len(anchors) > 1 or (step.qualified_name is not None and step.path is None):
+        raise UsageError(f"{where}: anchor a step on `path` + `qualified_name`, on a `query`, "
+                         "on a file (`path`) or a `directory`, or give it only a `note`")
+    if step.kind == "note" and not step.note.strip():
+        raise UsageError(f"{where}: a step needs an anchor or a note")
+    for key in ("path", "directory"):
+        value = getattr(step, key)
+        if value is not None and not in_repository(value):
+            raise UsageError(f"{where}: {key} {value!r} is not a path inside the repository")
     return step
+
+
+def in_repository(path: str) -> bool:
+    """Whether a step's path names something inside the repository (relative, no `..`)."""
+    normal = path.replace("\\", "/")
+    return bool(normal.strip()) and not normal.startswith("/") and ".." not in normal.split("/") and "\0" not in normal
