@@ -61,6 +61,8 @@ MODES = ("fused", "dense", "lexical")
 #: a top-10 slot taken by a test, prose documentation or an example answers a behaviour
 #: question with something other than the code (Go code under doc/ is code, not prose)
 PROSE = ("markdown", "restructuredtext", "text", "asciidoc")
+#: files cut into sections: an answer names the page (its file name), any section of it is a hit
+PROSE_PAGES = (".md", ".markdown", ".rst")
 EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
 
 
@@ -155,8 +157,18 @@ def _is_secondary(result) -> bool:
 
 
 def answer_key(path: str, qualified_name: str) -> tuple[str, str]:
-    """A result as an answer: an overload or redefinition (`edit#2`) is the same function."""
+    """A result as an answer: an overload or redefinition (`edit#2`) is the same function, and
+    any section of a documentation page is that page (`docs/testing.md::testing.md`: pages are
+    cut into sections since recipe sections-1)."""
+    if path.endswith(PROSE_PAGES):
+        return path, path.rsplit("/", 1)[-1]
     return path, re.sub(r"#\d+$", "", qualified_name)
+
+
+def answers_on(q: Question, live_branch: dict[tuple[str, str], str]) -> set[tuple[str, str]]:
+    """The question's answers that exist on a branch, as answer keys."""
+    present = {answer_key(*key) for key in live_branch}
+    return {answer_key(*a) for a in q.answers} & present
 
 
 def check_questions(questions: list[Question], live: dict[str, dict[tuple[str, str], str]]) -> list[str]:
@@ -166,10 +178,10 @@ def check_questions(questions: list[Question], live: dict[str, dict[tuple[str, s
         for branch in q.branches:
             if branch not in live:
                 problems.append(f"{q.question!r}: unknown branch {branch}")
-            elif not any(a in live[branch] for a in q.answers):
+            elif not answers_on(q, live[branch]):
                 problems.append(f"{q.question!r}: no answer exists on {branch}")
         for answer in q.answers:
-            if not any(answer in live[b] for b in q.branches if b in live):
+            if not any(answer_key(*answer) in {answer_key(*k) for k in live[b]} for b in q.branches if b in live):
                 problems.append(f"{q.question!r}: answer {'::'.join(answer)} exists on none of its branches")
     return problems
 
@@ -182,7 +194,7 @@ def evaluate(workspace, questions: list[Question], live: dict, top_k: int = 10, 
     records = []
     for q in questions:
         for branch in q.branches:
-            answers = {a for a in q.answers if a in live[branch]}
+            answers = answers_on(q, live[branch])
             for mode in modes:
                 results = workspace.searcher.search(SearchRequest(q.question, branch, top_k=top_k, mode=mode))
                 rank = next((i for i, r in enumerate(results[:10], 1)

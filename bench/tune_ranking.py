@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, index_repo, load_questions
+from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, answers_on, index_repo, load_questions
 
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
@@ -66,7 +66,7 @@ def collect(workspace, questions, live) -> list[dict]:
                                      result.identity.qualified_name),
                              answer_key(result.path, result.identity.qualified_name), _is_secondary(result),
                              result.identity.symbol_type)
-            answers = {a for a in q.answers if a in live[branch_name]}
+            answers = answers_on(q, live[branch_name])
             cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
                           "rankings": rankings, "info": info, "answers": answers,
                           "wanted": wanted_roles(q.question)})
@@ -82,7 +82,7 @@ def _refresh(cases: list[dict], repo: str) -> list[dict]:
         q = questions.get(case["question"])
         if q is None or case["branch"] not in q.branches:
             continue
-        case.update(kind=q.kind, answers=set(q.answers), wanted=wanted_roles(q.question))
+        case.update(kind=q.kind, answers={answer_key(*a) for a in q.answers}, wanted=wanted_roles(q.question))
         case["info"] = {key: (role, answer_key(*name), secondary, *kind)
                         for key, (role, name, secondary, *kind) in case["info"].items()}
         kept.append(case)

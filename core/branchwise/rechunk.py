@@ -70,6 +70,7 @@ class _Chunks:
     def __init__(self, repo: GitRepo, config: Config):
         self.repo, self.rules = repo, config.chunking_rules()
         self.cache: dict[tuple[str, str], list[Chunk] | None] = {}
+        self.named: dict[tuple[str, str], dict[tuple[str, str], Chunk]] = {}
 
     def of(self, blob: str | None, path: str) -> list[Chunk] | None:
         """None when the blob is gone from git (nothing to compare with)."""
@@ -83,6 +84,15 @@ class _Chunks:
             else:
                 self.cache[(blob, path)] = chunk_file(self.repo.name, path, data, self.rules).chunks
         return self.cache[(blob, path)]
+
+    def named_in(self, blob: str | None, path: str) -> dict[tuple[str, str], Chunk] | None:
+        """Today's chunks of (blob, path) by (symbol type, qualified name)."""
+        today = self.of(blob, path)
+        if today is None or blob is None:
+            return None
+        if (blob, path) not in self.named:
+            self.named[(blob, path)] = {(c.identity.symbol_type, c.identity.qualified_name): c for c in today}
+        return self.named[(blob, path)]
 
 
 def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
@@ -135,11 +145,10 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
 
 def _is_obsolete(chunks: _Chunks, blob: str | None, path: str, symbol_type: str, qualified_name: str,
                  content_hash: str) -> bool:
-    today = chunks.of(blob, path)
+    today = chunks.named_in(blob, path)
     if today is None:
         return False
-    same = next((c for c in today if (c.identity.symbol_type, c.identity.qualified_name)
-                 == (symbol_type, qualified_name)), None)
+    same = today.get((symbol_type, qualified_name))
     return same is None or not same.has_hash(content_hash)
 
 

@@ -121,3 +121,9 @@ def test_real_docs_have_no_long_chunk_and_unique_section_names(name, tmp_path):
             assert chunk.end_line - chunk.start_line + 1 <= RULES.section_max_lines, (ref, path, chunk.identity)
             assert chunk.identity.symbol_type in ("section", "file"), (ref, path)
     assert longest > 30  # the limit was met by real sections, not by tiny files only
+
+
+def test_a_bom_does_not_hide_the_first_heading():
+    chunks = chunk_file("docs", "a.md", "\ufeff# Title\n\nText.\n\n## Sub\n\nMore.\n".encode()).chunks
+    assert [c.identity.qualified_name for c in chunks] == ["Title", "Sub"]
+    assert chunks[0].text.startswith("\ufeff# Title")  # the bytes are the file's

@@ -140,8 +140,8 @@ def _rst_heading_at(lines: list[str], index: int) -> tuple[tuple[str, bool], int
     line = lines[index]
     over = _RST_ADORNMENT.match(line)
     if over and index + 2 < len(lines):
-        title, under = lines[index + 1], lines[index + 2]
-        if not blank(title) and not _RST_ADORNMENT.match(title) and under.rstrip() == line.rstrip() \
+        title, closing = lines[index + 1], lines[index + 2]
+        if not blank(title) and not _RST_ADORNMENT.match(title) and closing.rstrip() == line.rstrip() \
                 and len(line.rstrip()) >= len(title.rstrip()):
             return (over.group(1), True), index + 1, index + 2
     if over or blank(line) or line[0].isspace() or index + 1 >= len(lines):

@@ -59,6 +59,8 @@ def section_chunks(repository: str, path: str, language: str, data: bytes, rules
         return []
     table = LineTable(data)
     lines = [line.rstrip("\r") for line in decode(data).split("\n")][: table.line_count]
+    if lines:
+        lines[0] = lines[0].removeprefix("\ufeff")  # a BOM stays in the bytes, not in the heading
     found = sections(language, lines, rules.section_max_lines, rules.section_max_chars)
     if not found:
         return []
