@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from branchwise import labels, pins, stale, stats, usage
+from branchwise import grammar_upgrade, labels, pins, stale, stats, usage
 from branchwise.access import Restriction, current_user, restriction_for
 from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import (
@@ -200,9 +200,12 @@ class Workspace:
                 at = self._indexed_commit(name) if stale_only else None
                 if stale_only and (not paths or at is None):
                     continue
-                summary = indexer.index_branch(name, reparse=paths, at=at)
+                upgraded = set() if stale_only else grammar_upgrade.paths_to_reparse(self.store, self.repo.name, name)
+                summary = indexer.index_branch(name, reparse=set(paths) | upgraded, at=at)
                 report.append(summary)
                 stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
+                if not stale_only:
+                    grammar_upgrade.record(self.store, name)
             stale.compact(self.index_dir)
             if prune:
                 report.pruned = indexer.prune_branches()
