@@ -10,13 +10,14 @@ values. Vector files beside the database are derived from it and can always be r
 from branchwise.store.batches import BATCH, in_batches
 from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_error, default_index_dir,
                                        make_index_dir, require_index, resolve_index_dir, utc_now)
+from branchwise.store.impact_reads import ImpactReads
 from branchwise.store.outbox import Outbox
 from branchwise.store.reads import SearchReads
 from branchwise.store.records import BranchRecord, VersionRecord
 from branchwise.store.writes import IndexWrites
 
 
-class Store(IndexWrites, SearchReads, Outbox):
+class Store(IndexWrites, SearchReads, ImpactReads, Outbox):
     """A connection to one index database with every query the core runs on it."""
 
 
