@@ -36,6 +36,8 @@ class SymbolChange:
     impact: list[ImpactHit] = field(default_factory=list)
     #: every base symbol found using it (impact lists at most MAX_CALLERS of them)
     callers_total: int = 0
+    #: of those, the ones whose owner is known to fit (not a call on an object of unknown type)
+    callers_certain: int = 0
     group: str = "source"  # source, test, docs, example, config or ci (diffsummary.py)
     public: bool = True
 
@@ -86,6 +88,7 @@ class SymbolChange:
         data["group"] = self.group
         data["public"] = self.public
         data["callers_total"] = self.callers_total
+        data["callers_certain"] = self.callers_certain
         data["impact_hits"] = len(self.impact)
         data["impact"] = [hit.to_json() for hit in self.impact]
         return data

@@ -9,7 +9,8 @@ reference counts for a symbol only when it fits it:
   something that is not `self` or a known class (`click.echo`, `core.Command`);
 - a method: a call or attribute through `self`/`this`/`super()` inside a class of its family
   (the class, a subclass or a base class), through the class's name (or a relative's), or
-  through an object whose type is not known (`ctx.invoke`); a bare name only inside the family;
+  through a variable of such a class (`runner = CliRunner()`, `ctx: Context`), or through an
+  object whose type is not known (`obj.invoke`: a possible caller, listed last); a bare name only inside the family;
 - a function nested in another: only code inside that function.
 
 Prose, configuration and lockfiles never call code; a configuration key's impact is other
@@ -27,7 +28,7 @@ from branchwise.chunking.grammars import parser
 from branchwise.chunking.languages import language_for_path
 from branchwise.lexical import split_identifier
 from branchwise.models import EXCLUDED_CLASSES, PathClass
-from branchwise.references import HOWS, Reference, has_references, references
+from branchwise.references import HOWS, Reference, Typing, has_references, scan
 from branchwise.store.records import VersionRecord
 
 #: symbols that nothing calls by name: a module's loose code, a file chunk
@@ -78,6 +79,8 @@ class Found:
     how: str
     line: int
     place: tuple[str | None, int, int]  # blob, start, end on the base
+    #: the owner is known to fit (not a method called on an object of unknown type)
+    certain: bool = True
 
 
 def wants_callers(symbol_type: str, language: str, name: str) -> bool:
@@ -127,17 +130,20 @@ def _code_callers(repo, blob, rows, records, places, by_name, names, families, f
         return
     root = parser(grammar).parse(source).root_node
     spans = sorted(rows, key=lambda r: places[r][2] - places[r][1])  # innermost first
-    for ref in references(grammar, root, names):
+    refs, typings = scan(grammar, root, names)
+    for ref in refs:
         row = next((r for r in spans if places[r][1] <= ref.line <= places[r][2]
                     and _names_word(records[r].text, ref.name)), None)
         if row is None:
             continue
         record = records[row]
+        owner_type = _owner_type(ref, typings, places[row], families)
         for target in by_name.get(ref.name, ()):
             if target.is_config_key or _identity(record) in target.own or not _in_scope(target, record):
                 continue
-            if fits(target, ref, _enclosing_class(record, families), families):
-                _keep(found[target.key], row, ref.how, ref.line, places[row])
+            verdict = fits(target, ref, _enclosing_class(record, families), families, owner_type)
+            if verdict:
+                _keep(found[target.key], row, ref.how, ref.line, places[row], verdict == "certain")
 
 
 def _config_callers(records, places, by_name, found) -> None:
@@ -158,26 +164,35 @@ def _config_callers(records, places, by_name, found) -> None:
                 _keep(found[target.key], row, HOW_FOR_KEY, line, places[row])
 
 
-def fits(target: Target, ref: Reference, candidate_class: str | None, families: ClassFamilies) -> bool:
-    """Does this reference use the target (see the module docstring for the rules)?"""
+def fits(target: Target, ref: Reference, candidate_class: str | None, families: ClassFamilies,
+         owner_type: str | None = None) -> str | None:
+    """Does this reference use the target (see the module docstring for the rules)? "certain",
+    "possible" (a method called on an object of unknown type) or None."""
     owner = ref.owner
     if ref.owner_is_literal:
-        return False
-    owner_name = owner.rsplit(".", 1)[-1] if owner else None
+        return None
+    owner_name = owner_type or (owner.rsplit(".", 1)[-1] if owner else None)
     cls = target.owner_class
     if cls is None:  # a function, class or constant
         if owner is None:
-            return True
-        return owner not in SELF_OWNERS and not families.known(owner_name)
+            return "certain"
+        return None if owner in SELF_OWNERS or families.known(owner_name) else "certain"
     if ref.how == "import":
-        return False
-    if owner is None:
-        return candidate_class is not None and families.related(candidate_class, cls)
-    if owner in SELF_OWNERS or owner.endswith("super()"):
-        return candidate_class is not None and families.related(candidate_class, cls)
+        return None
+    if owner is None or owner in SELF_OWNERS or owner.endswith("super()"):
+        return "certain" if candidate_class is not None and families.related(candidate_class, cls) else None
     if families.known(owner_name) or owner_name == cls:
-        return families.related(owner_name, cls)
-    return True  # an object whose type is not known here
+        return "certain" if families.related(owner_name, cls) else None
+    return "possible"  # an object whose type is not known here
+
+
+def _owner_type(ref: Reference, typings: list[Typing], place, families: ClassFamilies) -> str | None:
+    """The known class of a reference's owner variable, from the candidate's own lines."""
+    if ref.owner is None or not ref.owner.isidentifier():
+        return None
+    known = [t for t in typings if t.variable == ref.owner and place[1] <= t.line <= ref.line
+             and families.known(t.type_name)]
+    return known[-1].type_name if known else None
 
 
 class ClassFamilies:
@@ -213,10 +228,10 @@ class ClassFamilies:
         return a is not None and (a == b or b in self.ancestors(a) or a in self.ancestors(b))
 
 
-def _keep(hits: dict[int, Found], row: int, how: str, line: int, place) -> None:
+def _keep(hits: dict[int, Found], row: int, how: str, line: int, place, certain: bool = True) -> None:
     known = hits.get(row)
-    if known is None or _how_rank(how) < _how_rank(known.how):
-        hits[row] = Found(row, how, line, place)
+    if known is None or (not certain, _how_rank(how)) < (not known.certain, _how_rank(known.how)):
+        hits[row] = Found(row, how, line, place, certain)
 
 
 def _how_rank(how: str) -> int:

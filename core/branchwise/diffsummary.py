@@ -116,7 +116,8 @@ def order_changes(changes: list) -> list:
         change.public = is_public(change.symbol)
 
     def key(change) -> tuple:
-        return (GROUPS.index(change.group), not change.public, -change.callers_total, change.path,
+        return (GROUPS.index(change.group), not change.public, -change.callers_certain, -change.callers_total,
+                change.path,
                 change.symbol.start_line)
 
     first: dict[str, tuple] = {}
@@ -135,10 +136,10 @@ def summarise(changes: list) -> Summary:
                 and signature_of(change.old.text, change.symbol.identity.language)
                 != signature_of(change.new.text, change.symbol.identity.language)):
             summary.signatures.append(change)
-    summary.signatures.sort(key=lambda c: (-c.callers_total, c.path, c.qualified_name))
+    summary.signatures.sort(key=lambda c: (-c.callers_certain, -c.callers_total, c.path, c.qualified_name))
     summary.still_referenced = sorted(
         (c for c in changes if c.kind in ("deleted", "renamed") and c.callers_total > 0),
-        key=lambda c: (GROUPS.index(c.group), -c.callers_total, c.path, c.qualified_name))
+        key=lambda c: (GROUPS.index(c.group), -c.callers_certain, -c.callers_total, c.path, c.qualified_name))
     counts = Counter(c.path for c in changes)
     summary.top_files = sorted(counts.items(), key=lambda item: (-item[1], item[0]))[:TOP_FILES]
     return summary

@@ -52,11 +52,13 @@ class ImpactHit:
     result: Result
     how: str | None = None
     line: int | None = None  # the referencing line, in the base file
+    #: False for a method called on an object whose type is not known: a possible caller
+    certain: bool = True
 
     def to_json(self) -> dict:
         data = {"impact": self.kind, **self.result.to_json()}
         if self.how is not None:
-            data.update(how=self.how, reference_line=self.line)
+            data.update(how=self.how, reference_line=self.line, certain=self.certain)
         return data
 
 
@@ -77,6 +79,7 @@ def diff_impact(workspace, changes: list, base: str, progress: Progress | None =
     for index, change in enumerate(changes):
         hits = callers.get(index, [])
         change.callers_total = len(hits)
+        change.callers_certain = sum(h.certain for h in hits)
         change.impact = hits[:MAX_CALLERS]
         seen = {h.result.identity for h in change.impact} | _own(change)
         for result in similar.get(index, []):
@@ -103,7 +106,7 @@ def _callers(workspace, changes, base_row, report: Progress) -> dict[int, list[I
     out: dict[int, list[ImpactHit]] = {}
     for key, hits in found.items():
         ordered = sorted(hits, key=lambda f: _caller_order(f, records[f.row]))
-        out[key] = [ImpactHit("caller", _result(results, records[f.row], f, base_row), f.how, f.line)
+        out[key] = [ImpactHit("caller", _result(results, records[f.row], f, base_row), f.how, f.line, f.certain)
                     for f in ordered]
     report("callers", len(targets), len(targets))
     return out
@@ -160,7 +163,8 @@ def _result(made: dict[int, Result], record: VersionRecord, found: Found, base_r
 def _caller_order(found: Found, record: VersionRecord) -> tuple:
     role = role_of(record.path, record.path_class, record.language, record.qualified_name)
     how = HOWS.index(found.how) if found.how in HOWS else len(HOWS) if found.how == HOW_FOR_KEY else 9
-    return (ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER), how, record.path, found.line)
+    return (not found.certain, ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER), how,
+            record.path, found.line)
 
 
 def _is_code(symbol) -> bool:

@@ -5,7 +5,9 @@ better. Each language's references query (`chunking/queries/references/<language
 captures the names used as code: `@call` (a called name), `@attribute` (a name after a dot,
 or a path's last segment), `@owner` (what stands before the dot), `@import` (a name
 imported), `@name` (any identifier) and `@bound` (a name being defined or bound: a
-definition, a parameter, a keyword argument's name), which is no reference. Comments and
+definition, a parameter, a keyword argument's name), which is no reference; `@typed.var`
+with `@typed.type` say what class a variable holds (`runner = CliRunner()`, `ctx: Context`),
+so that `runner.invoke` is known to be `CliRunner.invoke`. Comments and
 strings hold no identifiers in the tree, so they never count. A language without a
 references file simply has no code references: adding one is adding its `.scm` file.
 """
@@ -52,14 +54,33 @@ def has_references(grammar: str | None) -> bool:
     return grammar is not None and references_query(grammar) is not None
 
 
+@dataclass(frozen=True)
+class Typing:
+    """A variable given an object of a known class: `runner = CliRunner()`, `ctx: Context`."""
+
+    line: int
+    variable: str
+    type_name: str
+
+
 def references(grammar: str, root: Node, names: frozenset[str] | None = None) -> list[Reference]:
     """The references in a syntax tree, in document order; `names`: only these names."""
+    return scan(grammar, root, names)[0]
+
+
+def scan(grammar: str, root: Node, names: frozenset[str] | None = None) -> tuple[list[Reference], list[Typing]]:
+    """The references (of `names` only, when given) and the typed variables of a syntax tree."""
     query = references_query(grammar)
     if query is None:
-        return []
+        return [], []
+    typings: list[Typing] = []
     found: dict[int, tuple[int, Node, Node | None]] = {}  # node id -> (how's rank, node, owner)
     bound: set[int] = set()
     for _pattern, captures in QueryCursor(query).matches(root):
+        if "typed.var" in captures and "typed.type" in captures:
+            var, typ = captures["typed.var"][0], captures["typed.type"][0]
+            typings.append(Typing(var.start_point[0] + 1, _text(var), _text(typ).rsplit(".", 1)[-1]))
+            continue
         owner = (captures.get("owner") or [None])[0]
         for capture, nodes in captures.items():
             if capture == "bound":
@@ -84,7 +105,7 @@ def references(grammar: str, root: Node, names: frozenset[str] | None = None) ->
             owner=_text(owner) if owner is not None else None,
             owner_is_literal=owner is not None and any(mark in owner.type for mark in _LITERAL_MARKS),
         ))
-    return sorted(out, key=lambda r: (r.line, r.name))
+    return sorted(out, key=lambda r: (r.line, r.name)), typings
 
 
 def _text(node: Node) -> str:

@@ -19,3 +19,9 @@
 (const_spec name: (identifier) @bound)
 (range_clause left: (expression_list (identifier) @bound))
 (keyed_element . (literal_element (identifier) @bound))
+
+; variables of a known type
+(parameter_declaration name: (identifier) @typed.var type: (pointer_type (type_identifier) @typed.type))
+(parameter_declaration name: (identifier) @typed.var type: (type_identifier) @typed.type)
+(short_var_declaration left: (expression_list (identifier) @typed.var) right: (expression_list (composite_literal type: (type_identifier) @typed.type)))
+(short_var_declaration left: (expression_list (identifier) @typed.var) right: (expression_list (unary_expression operand: (composite_literal type: (type_identifier) @typed.type))))

@@ -26,3 +26,8 @@
 (inferred_parameters (identifier) @bound)
 (type_parameter (type_identifier) @bound)
 (enum_constant name: (identifier) @bound)
+
+; variables of a known class
+(local_variable_declaration type: (type_identifier) @typed.type declarator: (variable_declarator name: (identifier) @typed.var))
+(formal_parameter type: (type_identifier) @typed.type name: (identifier) @typed.var)
+(field_declaration type: (type_identifier) @typed.type declarator: (variable_declarator name: (identifier) @typed.var))

@@ -22,3 +22,6 @@
 (import_specifier alias: (identifier) @bound)
 (namespace_import (identifier) @bound)
 (catch_clause parameter: (identifier) @bound)
+
+; variables of a known class
+(variable_declarator name: (identifier) @typed.var value: (new_expression constructor: (identifier) @typed.type))

@@ -29,3 +29,11 @@
 (aliased_import alias: (identifier) @bound)
 (global_statement (identifier) @bound)
 (nonlocal_statement (identifier) @bound)
+
+; variables of a known class
+(assignment left: (identifier) @typed.var right: (call function: (identifier) @typed.type))
+(assignment left: (identifier) @typed.var right: (call function: (attribute) @typed.type))
+(typed_parameter (identifier) @typed.var type: (type (identifier) @typed.type))
+(typed_parameter (identifier) @typed.var type: (type (attribute) @typed.type))
+(typed_default_parameter name: (identifier) @typed.var type: (type (identifier) @typed.type))
+(with_item value: (as_pattern (call function: (identifier) @typed.type) alias: (as_pattern_target (identifier) @typed.var)))

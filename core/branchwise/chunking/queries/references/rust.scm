@@ -31,3 +31,9 @@
 (static_item name: (identifier) @bound)
 (type_parameter name: (type_identifier) @bound)
 (use_as_clause alias: (identifier) @bound)
+
+; variables of a known type
+(parameter pattern: (identifier) @typed.var type: (type_identifier) @typed.type)
+(parameter pattern: (identifier) @typed.var type: (reference_type type: (type_identifier) @typed.type))
+(let_declaration pattern: (identifier) @typed.var value: (call_expression function: (scoped_identifier path: (identifier) @typed.type)))
+(let_declaration pattern: (identifier) @typed.var value: (struct_expression name: (type_identifier) @typed.type))

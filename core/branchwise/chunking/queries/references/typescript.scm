@@ -28,3 +28,8 @@
 (namespace_import (identifier) @bound)
 (catch_clause parameter: (identifier) @bound)
 (type_parameter name: (type_identifier) @bound)
+
+; variables of a known class
+(variable_declarator name: (identifier) @typed.var value: (new_expression constructor: (identifier) @typed.type))
+(variable_declarator name: (identifier) @typed.var type: (type_annotation (type_identifier) @typed.type))
+(required_parameter pattern: (identifier) @typed.var type: (type_annotation (type_identifier) @typed.type))
