@@ -32,6 +32,9 @@ from branchwise.store.records import VersionRecord
 
 MAX_CALLERS = 8
 MAX_SIMILAR = 3
+#: neighbours looked at per change: room for the change itself, its callers, and prose or
+#: configuration, which is never "similar code"
+SIMILAR_DEPTH = 20
 #: which kinds get which context: a moved or renamed symbol's callers may import the old place
 CALLERS_FOR = frozenset({"changed", "deleted", "moved", "renamed"})
 SIMILAR_FOR = frozenset({"added", "changed", "deleted"})
@@ -136,10 +139,9 @@ def _similar(workspace, changes, base: str, report: Progress) -> dict[int, list[
         for i, vector in zip(missing, embedder.embed([changes[i].symbol.text for i in missing])):
             vectors[i] = vector
     order = [i for i in wanted if i in vectors]
-    depth = MAX_SIMILAR + MAX_CALLERS + 2  # room for the change itself and its listed callers
-    found = workspace.neighbours(base, np.vstack([vectors[i] for i in order]), depth)
+    found = workspace.neighbours(base, np.vstack([vectors[i] for i in order]), SIMILAR_DEPTH)
     report("similar", len(wanted), len(wanted))
-    return dict(zip(order, found))
+    return {i: [r for r in results if _is_code(r)] for i, results in zip(order, found)}
 
 
 def _result(made: dict[int, Result], record: VersionRecord, found: Found, base_row) -> Result:
