@@ -9,8 +9,8 @@ being defined or of a parameter), used the way the symbol can be used:
 - a method: after a dot (`obj.name`, `self.name`, `Class::name`), or bare inside a class;
 - anything else: bare, imported, or after a dot whose object is not `self`/`this`.
 
-A configuration key's caller counts when it is configuration naming the key as a key
-(`key:`, `key =`, `"key":`). A caller in prose, or in a file without a grammar that is not
+A configuration key's caller counts when it is configuration in the same folder naming the key
+as a key (`key:`, `key =`, `"key":`) or as a bare value (`needs: [build]`). A caller in prose, or in a file without a grammar that is not
 configuration, is not a reference.
 
     python bench/caller_precision.py DIFF.json --repo REPO [--sample 100] [--seed 31]
@@ -44,6 +44,7 @@ PARAMETER_PARENTS = {"parameters", "typed_parameter", "default_parameter", "type
                      "required_parameter", "optional_parameter", "keyword_argument", "lambda_parameters"}
 CLASS_NODES = {"class_definition", "class_declaration", "impl_item", "interface_declaration", "class_body",
                "declaration_list", "enum_declaration"}
+INTERPOLATIONS = {"interpolation", "template_substitution", "interpolated_string_expression"}
 CONFIG_SUFFIXES = (".yaml", ".yml", ".toml", ".json")
 SELF = {"self", "this", "cls"}
 
@@ -62,7 +63,10 @@ def real_code_reference(source: bytes, grammar: str, lines: tuple[int, int], nam
         node = stack.pop()
         if node.end_point[0] + 1 < first or node.start_point[0] + 1 > last:
             continue
-        if "comment" in node.type or "string" in node.type:
+        if "comment" in node.type:
+            continue
+        if "string" in node.type:  # only an f-string's or a template's interpolations are code
+            stack.extend(c for c in node.children if c.type in INTERPOLATIONS or c.type.endswith("string"))
             continue
         if node.type in IDENTIFIER_TYPES and node.text == name.encode():
             verdict = _judge(node, method)
@@ -96,9 +100,12 @@ def _judge(node, method: bool) -> str | None:
 
 
 def real_config_reference(source: bytes, lines: tuple[int, int], key: str) -> str | None:
+    """The key as a key (`key:`, `key =`, `"key":`) or as a bare value (`needs: [build]`),
+    never inside a longer name, a path or a quoted string."""
     text = source.decode(errors="replace").splitlines()[lines[0] - 1:lines[1]]
-    pattern = re.compile(rf"""(^|[\s{{,\[-])["']?{re.escape(key)}["']?\s*[:=]""")
-    return next((f"key {key}" for line in text if pattern.search(line)), None)
+    as_key = re.compile(rf"""(^|[\s{{,\[])["']?{re.escape(key)}["']?\s*[:=]""")
+    as_value = re.compile(rf"""[:=\[,]\s*\[?\s*{re.escape(key)}\s*(\]|,|$)""")
+    return next((f"key {key}" for line in text if as_key.search(line) or as_value.search(line)), None)
 
 
 def listed_callers(diff: dict) -> list[tuple[dict, dict]]:
@@ -114,7 +121,10 @@ def check(repo: Path, change: dict, hit: dict) -> str | None:
         return None
     lines = (hit["start_line"], hit["end_line"])
     if config_target:
-        return real_config_reference(source, lines, name) if hit["path"].endswith(CONFIG_SUFFIXES) else None
+        same_folder = Path(hit["path"]).parent == Path(change.get("old_path") or change["path"]).parent
+        if not (same_folder and hit["path"].endswith(CONFIG_SUFFIXES)):
+            return None
+        return real_config_reference(source, lines, name)
     grammar = language_for_path(hit["path"])
     if grammar is None:
         return None

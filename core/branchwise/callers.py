@@ -14,7 +14,7 @@ reference counts for a symbol only when it fits it:
 - a function nested in another: only code inside that function.
 
 Prose, configuration and lockfiles never call code; a configuration key's impact is other
-configuration that names the key (`key`). Generated and vendored code is not looked at.
+configuration beside it that names the key (`key`). Generated and vendored code is not looked at.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 from branchwise.chunking.config_blocks import CONFIG_KINDS
 from branchwise.chunking.grammars import parser
@@ -109,25 +110,22 @@ def find_callers(store, repo, branch_id: int, targets: list[Target]) -> tuple[di
     found: dict[int, dict[int, Found]] = defaultdict(dict)
     families = ClassFamilies(store.live_classes(branch_id, CLASS_TYPES))
     code_names = frozenset(n for n, ts in by_name.items() if any(not t.is_config_key for t in ts))
-    by_blob: dict[str, list[int]] = defaultdict(list)
+    by_blob: dict[tuple[str, str], list[int]] = defaultdict(list)  # one parse per file
     for row, record in records.items():
         blob = places[row][0]
         if blob is not None and has_references(language_for_path(record.path)):
-            by_blob[blob].append(row)
-    for blob, rows in by_blob.items():
-        _code_callers(repo, blob, rows, records, places, by_name, code_names, families, found)
+            by_blob[(blob, record.path)].append(row)
+    sources = repo.read_blobs([blob for blob, _path in by_blob])
+    for (blob, _path), rows in by_blob.items():
+        if blob in sources:
+            _code_callers(sources[blob], rows, records, places, by_name, code_names, families, found)
     _config_callers(records, places, by_name, found)
     return {key: list(hits.values()) for key, hits in found.items()}, records
 
 
-def _code_callers(repo, blob, rows, records, places, by_name, names, families, found) -> None:
+def _code_callers(source: bytes, rows, records, places, by_name, names, families, found) -> None:
     """Parse one candidate file once and give each fitting reference to its innermost candidate."""
-    path = records[rows[0]].path
-    grammar = language_for_path(path)
-    try:
-        source = repo.read_blob(blob)
-    except Exception:  # a blob the object database no longer has: nothing to read
-        return
+    grammar = language_for_path(records[rows[0]].path)
     root = parser(grammar).parse(source).root_node
     spans = sorted(rows, key=lambda r: places[r][2] - places[r][1])  # innermost first
     refs, typings = scan(grammar, root, names)
@@ -147,16 +145,21 @@ def _code_callers(repo, blob, rows, records, places, by_name, names, families, f
 
 
 def _config_callers(records, places, by_name, found) -> None:
-    """A config key's users: other configuration blocks that name the key as a word."""
+    """A config key's users: other configuration blocks of its folder (its workflow file, the
+    files beside it) that name the key as a key or a bare value (`needs: [build]`), never
+    inside a longer name, a path or a quoted string."""
     config_targets = [t for ts in by_name.values() for t in ts if t.is_config_key]
     if not config_targets:
         return
     config_rows = [row for row, r in records.items() if r.language in CONFIG_KINDS]
     for target in config_targets:
-        word = re.compile(rf"(?<![\w-]){re.escape(target.name)}(?![\w-])")
+        name = re.escape(target.name)
+        word = re.compile(rf"""(?:^|(?<=[\s{{,\[]))["']?{name}["']?\s*[:=]|[:=\[,]\s*\[?\s*{name}\s*(?:\]|,|$)""",
+                          re.MULTILINE)
+        folder = PurePosixPath(target.path).parent
         for row in config_rows:
             record = records[row]
-            if _identity(record) in target.own:
+            if _identity(record) in target.own or PurePosixPath(record.path).parent != folder:
                 continue
             hit = word.search(record.text)
             if hit:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -170,8 +171,12 @@ def _caller_order(found: Found, record: VersionRecord) -> tuple:
 
 
 def _is_code(symbol) -> bool:
-    return symbol.identity.symbol_type not in ("module", "file", "config") and has_references(
-        language_for_path(symbol.path))
+    return symbol.identity.symbol_type not in ("module", "file", "config") and _has_grammar(symbol.path)
+
+
+@lru_cache(maxsize=4096)
+def _has_grammar(path: str) -> bool:
+    return has_references(language_for_path(path))
 
 
 def _own(change) -> set[Identity]:

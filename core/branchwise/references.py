@@ -73,6 +73,7 @@ def scan(grammar: str, root: Node, names: frozenset[str] | None = None) -> tuple
     query = references_query(grammar)
     if query is None:
         return [], []
+    wanted = None if names is None else {name.encode() for name in names}
     typings: list[Typing] = []
     found: dict[int, tuple[int, Node, Node | None]] = {}  # node id -> (how's rank, node, owner)
     bound: set[int] = set()
@@ -84,13 +85,13 @@ def scan(grammar: str, root: Node, names: frozenset[str] | None = None) -> tuple
         owner = (captures.get("owner") or [None])[0]
         for capture, nodes in captures.items():
             if capture == "bound":
-                bound.update(n.id for n in nodes)
+                bound.update(n.id for n in nodes if wanted is None or n.text in wanted)
                 continue
             if capture not in HOWS:
                 continue
             rank = HOWS.index(capture)
             for node in nodes:
-                if names is not None and _text(node) not in names:
+                if wanted is not None and node.text not in wanted:
                     continue
                 known = found.get(node.id)
                 if known is None or rank < known[0]:

@@ -106,9 +106,9 @@ class HybridSearch:
         scope = self._scope(branch, request)
         made: dict[Any, Result] = {}
         out: list[list[Result]] = []
-        for vector in vectors:
+        for ranking in self._dense_many(vectors, scope, depth):
             found = []
-            for key, score in self._settle_ties(self._dense(vector, scope, depth)):
+            for key, score in self._settle_ties(ranking):
                 if key not in made:
                     made[key] = self._result(key, score, branch)
                 result = made[key]
@@ -176,6 +176,10 @@ class HybridSearch:
 
     def _dense(self, vector: np.ndarray, scope: Any, depth: int) -> list[tuple[Any, float]]:
         raise NotImplementedError
+
+    def _dense_many(self, vectors: np.ndarray, scope: Any, depth: int) -> list[list[tuple[Any, float]]]:
+        """`_dense` for each vector; a backend may answer them in one call."""
+        return [self._dense(vector, scope, depth) for vector in vectors]
 
     def _lexical(self, question: str, scope: Any, depth: int) -> list[tuple[Any, float]]:
         raise NotImplementedError

@@ -153,6 +153,10 @@ class VectorIndex:
         """Top-k version rows by inner product, among `allowed` only (filter before ranking)."""
         return search_index(self.index, query, allowed, k)
 
+    def search_many(self, queries: np.ndarray, allowed: np.ndarray, k: int) -> list[list[tuple[int, float]]]:
+        """`search` for each row of `queries`, in one call."""
+        return search_index_many(self.index, queries, allowed, k)
+
 
 def write_delta(path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> None:
     """Atomically write the operations since the base file (an empty list removes the file)."""
@@ -243,8 +247,14 @@ def single_threaded():
 
 def search_index(index: faiss.Index, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
     """Top-k ids by inner product among `allowed`, the filter applied inside the scan."""
+    return search_index_many(index, query.reshape(1, -1), allowed, k)[0]
+
+
+def search_index_many(index: faiss.Index, queries: np.ndarray, allowed: np.ndarray,
+                      k: int) -> list[list[tuple[int, float]]]:
+    """`search_index` for each row of `queries`, in one scan call (a branch diff's changes)."""
     if len(allowed) == 0 or index.ntotal == 0:
-        return []
+        return [[] for _ in range(len(queries))]
     allowed = np.asarray(allowed, dtype=np.int64)
     selector, _bitmap = allowed_selector(allowed)
     if isinstance(index, faiss.IndexIVF):
@@ -253,5 +263,6 @@ def search_index(index: faiss.Index, query: np.ndarray, allowed: np.ndarray, k: 
     else:
         params = faiss.SearchParameters(sel=selector)
     with single_threaded():
-        scores, ids = index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
-    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+        scores, ids = index.search(np.ascontiguousarray(queries, dtype=np.float32), k, params=params)
+    return [[(int(i), float(s)) for i, s in zip(row_ids, row_scores) if i >= 0]
+            for row_ids, row_scores in zip(ids, scores)]
