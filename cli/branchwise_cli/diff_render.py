@@ -219,9 +219,11 @@ def _how(hit) -> str:
 
 
 def _old_new(change: SymbolChange) -> str:
+    """`old` or `old -> new` of a deleted or renamed change (the summary's entries have an old side)."""
+    old = change.old.qualified_name if change.old is not None else change.qualified_name
     if change.kind == "renamed" and change.new is not None:
-        return f"{change.old.qualified_name} -> {change.new.qualified_name}"
-    return change.old.qualified_name
+        return f"{old} -> {change.new.qualified_name}"
+    return old
 
 
 def _more(n: int, indent: str) -> list[str]:

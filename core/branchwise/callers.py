@@ -126,6 +126,8 @@ def find_callers(store, repo, branch_id: int, targets: list[Target]) -> tuple[di
 def _code_callers(source: bytes, rows, records, places, by_name, names, families, found) -> None:
     """Parse one candidate file once and give each fitting reference to its innermost candidate."""
     grammar = language_for_path(records[rows[0]].path)
+    if grammar is None:  # find_callers only sends files with a references query
+        return
     root = parser(grammar).parse(source).root_node
     spans = sorted(rows, key=lambda r: places[r][2] - places[r][1])  # innermost first
     refs, typings = scan(grammar, root, names)

@@ -247,7 +247,12 @@ def single_threaded():
 
 def search_index(index: faiss.Index, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
     """Top-k ids by inner product among `allowed`, the filter applied inside the scan."""
-    return search_index_many(index, query.reshape(1, -1), allowed, k)[0]
+    if len(allowed) == 0 or index.ntotal == 0:
+        return []
+    params, _alive = _filtered_params(index, allowed)
+    with single_threaded():
+        scores, ids = index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
+    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
 
 
 def search_index_many(index: faiss.Index, queries: np.ndarray, allowed: np.ndarray,
@@ -255,14 +260,20 @@ def search_index_many(index: faiss.Index, queries: np.ndarray, allowed: np.ndarr
     """`search_index` for each row of `queries`, in one scan call (a branch diff's changes)."""
     if len(allowed) == 0 or index.ntotal == 0:
         return [[] for _ in range(len(queries))]
-    allowed = np.asarray(allowed, dtype=np.int64)
-    selector, _bitmap = allowed_selector(allowed)
+    params, _alive = _filtered_params(index, allowed)
+    with single_threaded():
+        scores, ids = index.search(np.ascontiguousarray(queries, dtype=np.float32), k, params=params)
+    return [[(int(i), float(s)) for i, s in zip(row_ids, row_scores) if i >= 0]
+            for row_ids, row_scores in zip(ids, scores)]
+
+
+def _filtered_params(index: faiss.Index, allowed: np.ndarray) -> tuple[faiss.SearchParameters, tuple]:
+    """Search parameters that keep a scan to `allowed`, and the selector and bitmap they point
+    into (the caller holds them until the search is done)."""
+    selector, bitmap = allowed_selector(np.asarray(allowed, dtype=np.int64))
     if isinstance(index, faiss.IndexIVF):
         nprobe = nprobe_for(index.nlist, len(allowed) / index.ntotal)
         params = faiss.SearchParametersIVF(sel=selector, nprobe=nprobe)
     else:
         params = faiss.SearchParameters(sel=selector)
-    with single_threaded():
-        scores, ids = index.search(np.ascontiguousarray(queries, dtype=np.float32), k, params=params)
-    return [[(int(i), float(s)) for i, s in zip(row_ids, row_scores) if i >= 0]
-            for row_ids, row_scores in zip(ids, scores)]
+    return params, (selector, bitmap)
