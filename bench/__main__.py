@@ -25,7 +25,7 @@ from pathlib import Path
 SIZES = {
     "full": {"chunking": 5000, "indexing": 5000, "storage": (100_000, 20),
              "filtered": (1_000_000, 20, 200, 100_000), "verification": (10_000, 300), "startup": 10,
-             "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 1, None),
+             "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 5, None),
              "labels_import": 200_000,
              "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2,
              "mcp": (None, 5, 5), "ivf_real": ("click", "cobra", "shop", "engine", "webapp")},

@@ -179,7 +179,16 @@ def summary_rows(items: dict) -> list[tuple]:
                      f"{d['files']} files, {changes} symbol changes, no impact",
                      f"{d['symbol_diff_s']:.2f} s", f"git diff --stat {d['git_diff_stat_s'] * 1000:.0f} ms",
                      f"{d['symbol_diff_vs_git']:.0f}x", "", ""))
-        if "symbol_diff_with_impact_s" in d:
+        if "symbol_diff_with_impact_s" in d and "with_impact_vs_no_impact" in d:
+            rows.append(("diff", f"... with impact context ({d['impact_hits']:,} hits), paired runs",
+                         f"{d['symbol_diff_with_impact_s']:.1f} s (CPU {d['with_impact_cpu_s']:.1f} s)",
+                         f"no impact {d['symbol_diff_no_impact_paired_s']:.1f} s (CPU {d['no_impact_cpu_s']:.1f} s)",
+                         f"{d['with_impact_vs_no_impact']:.2f}x (CPU {d['with_impact_vs_no_impact_cpu']:.2f}x)",
+                         "<= 5x", _f(d["with_impact_met"])))
+            rows.append(("diff", f"caller precision: {d['callers_listed']:,} listed callers checked against "
+                         "their syntax tree", f"{d['caller_precision']:.1%} real references", "", "",
+                         ">= 95%", _f(d["caller_precision"] >= 0.95)))
+        elif "symbol_diff_with_impact_s" in d:
             rows.append(("diff", f"... with impact context ({d['impact_hits']:,} hits)",
                          f"{d['symbol_diff_with_impact_s']:.1f} s ({d['impact_ms_per_change']:.0f} ms/change)",
                          f"git diff --stat {d['git_diff_stat_s'] * 1000:.0f} ms",

@@ -13,10 +13,12 @@ is reported apart, never mixed with the changes a reviewer reads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from branchwise.diffsummary import Summary, order_changes, summarise
 from branchwise.errors import UsageError
-from branchwise.impact import ImpactHit, impact_of
+from branchwise.impact import ImpactHit, Progress, diff_impact
 from branchwise.models import Identity, PathClass
 from branchwise.symbols import Symbol, with_module_hashes
 
@@ -32,6 +34,12 @@ class SymbolChange:
     #: merge-base (None when the base has no tip to compare, or for added symbols)
     base_status: str | None = None
     impact: list[ImpactHit] = field(default_factory=list)
+    #: every base symbol found using it (impact lists at most MAX_CALLERS of them)
+    callers_total: int = 0
+    #: of those, the ones whose owner is known to fit (not a call on an object of unknown type)
+    callers_certain: int = 0
+    group: str = "source"  # source, test, docs, example, config or ci (diffsummary.py)
+    public: bool = True
 
     @property
     def symbol(self) -> Symbol:
@@ -77,6 +85,10 @@ class SymbolChange:
             )
         if self.base_status is not None:
             data["base_status"] = self.base_status
+        data["group"] = self.group
+        data["public"] = self.public
+        data["callers_total"] = self.callers_total
+        data["callers_certain"] = self.callers_certain
         data["impact_hits"] = len(self.impact)
         data["impact"] = [hit.to_json() for hit in self.impact]
         return data
@@ -90,10 +102,24 @@ class BranchDiff:
     merge_base: str
     branch_commit: str
     base_commit: str
-    changes: list[SymbolChange]  # source changes, by path and line
+    changes: list[SymbolChange]  # reviewed changes, in reading order (diffsummary.py)
     apart: list[SymbolChange]  # generated, vendored, backup and fixture code
     files: int  # files that differ between the merge-base and the branch
     impact_branch: str | None = None  # where impact context was looked up (None: not looked up)
+    summary: Summary = field(default_factory=Summary)
+    #: the branch's commit is the merge-base: it is an ancestor of the base, or the same commit
+    branch_is_ancestor: bool = False
+
+    @property
+    def hint(self) -> str | None:
+        """What to say when there is nothing to review because the arguments look swapped."""
+        if not self.branch_is_ancestor:
+            return None
+        how = ("is the same commit as" if self.branch_commit == self.base_commit
+               else "is an ancestor of")
+        return (f"{self.branch} {how} {self.base}: it has no changes of its own against it. "
+                f"To see what {self.base} changed since {self.branch}, run: "
+                f"branchwise diff {self.base} --base {self.branch}")
 
     def counts(self) -> dict[str, int]:
         return {kind: sum(c.kind == kind for c in self.changes) for kind in KINDS}
@@ -109,6 +135,9 @@ class BranchDiff:
             "files": self.files,
             "counts": self.counts(),
             "impact_branch": self.impact_branch,
+            "branch_is_ancestor": self.branch_is_ancestor,
+            "hint": self.hint,
+            "summary": self.summary.to_json(),
             "changes": [change.to_json() for change in self.changes],
             "set_apart": [change.to_json() for change in self.apart],
         }
@@ -185,12 +214,14 @@ def default_base(branches: dict[str, str], current: str | None) -> str | None:
 
 
 def build_diff(workspace, branch: str, base: str | None = None, impact: bool = True,
-               refresh: bool = True) -> BranchDiff:
+               refresh: bool = True, progress: Progress | None = None) -> BranchDiff:
     """The symbol diff of `branch` against its merge-base with `base`, with impact context.
 
     A branch (or base branch) that is not indexed at its tip is indexed first when `refresh`
-    is set; otherwise that is an error naming the command to run.
+    is set; otherwise that is an error naming the command to run. `progress(stage, done,
+    total)` hears of each stage: indexing, reading, impact's callers, similar and verifying.
     """
+    report: Callable[[str, int, int], None] = progress or (lambda stage, done, total: None)
     from branchwise.container_text import symbol_texts
     from branchwise.symbols import parse_symbols
 
@@ -203,6 +234,7 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
         raise UsageError("no default branch (main or master) and HEAD is detached: name a --base")
     base_commit = repo.resolve(base)
     base_is_branch = base in branches
+    report("indexing", 0, 0)
     _ensure_indexed(workspace, [branch] + ([base] if base_is_branch and base != branch else []), refresh)
     repo_id = store.repo_id(repo.name)
     branch_row = store.branch(repo_id, branch)
@@ -215,9 +247,11 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     if restriction is not None:
         paths = [p for p in paths if restriction.allows(p)]
     rules = workspace.config.chunking_rules()
+    report("reading", 0, len(paths))
     new = symbol_texts(repo, branch_commit, symbols_from_rows(repo.name, store.live_symbols(branch_row.id, paths)))
     old = parse_symbols(repo, merge_base, paths, rules)
     changes = match_symbols(old, new)
+    report("reading", len(paths), len(paths))
     if base_is_branch:
         tip_rows = store.live_symbols(store.branch(repo_id, base).id, paths)
         tip_symbols = with_module_hashes(symbols_from_rows(repo.name, tip_rows))
@@ -228,14 +262,14 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
         change.base_status = base_status(change, tip)
     source = [c for c in changes if not c.set_apart]
     if impact and base_is_branch:
-        verifier = workspace.verifier(base)
-        for change in source:
-            change.impact = impact_of(change, base, lambda r: workspace.search(r, verifier=verifier))
+        diff_impact(workspace, source, base, report)
+    source = order_changes(source)
     return BranchDiff(
         repository=repo.name, branch=branch, base=base, merge_base=merge_base,
         branch_commit=branch_commit, base_commit=base_commit, changes=source,
         apart=[c for c in changes if c.set_apart], files=len(paths),
         impact_branch=base if impact and base_is_branch else None,
+        summary=summarise(source), branch_is_ancestor=merge_base == branch_commit,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cached_property
@@ -212,6 +213,29 @@ class GitRepo:
 
     def read_blob(self, blob: str) -> bytes:
         return self._repo.odb.stream(bytes.fromhex(blob)).read()
+
+    def read_blobs(self, blobs: list[str]) -> dict[str, bytes]:
+        """Many blobs in one `git cat-file --batch` run (one round trip, not one per blob);
+        a blob the repository does not have is left out."""
+        ids = list(dict.fromkeys(blobs))
+        if not ids:
+            return {}
+        with tempfile.TemporaryFile() as request:
+            request.write("".join(f"{blob}\n" for blob in ids).encode())
+            request.seek(0)
+            out = self._repo.git.execute(["git", "cat-file", "--batch"], istream=request, stdout_as_string=False)
+        found: dict[str, bytes] = {}
+        position = 0
+        for blob in ids:
+            end = out.index(b"\n", position)
+            header = out[position:end].split()
+            position = end + 1
+            if len(header) < 3 or header[1] == b"missing":
+                continue
+            size = int(header[2])
+            found[blob] = out[position:position + size]
+            position += size + 1
+        return found
 
     def blob_at(self, commit: str, path: str) -> str | None:
         """The blob id of `path` at `commit`, or None when it is not a regular file there (or not

@@ -1,88 +1,187 @@
-"""Impact context of a changed symbol: what on the base branch it touches or resembles.
+"""Impact context of a branch diff: who on the base branch uses each change, and what resembles it.
 
-A signature change breaks the callers that still use the old signature, and a fixed bug is
-often duplicated elsewhere. For each change this looks on the base branch's live set for
-callers (the lexical channel, asked for the symbol's qualified name and kept only where the
-code names the symbol as a whole word) and for the most similar code (the dense channel, asked
-with the symbol's text). Both go through the ordinary search, so the results are verified
-against the base and carry reviewers' labels like any other result.
+A signature change breaks the code that still calls the old signature, and a fixed bug is
+often duplicated elsewhere. For the whole diff at once this finds, on the base branch's
+live set:
+
+- callers (callers.py): code that references the changed symbol in its syntax tree (a call,
+  an import, an attribute, a plain name; a config key: other config naming it), each saying
+  how it was found, source before tests, at most MAX_CALLERS listed (all are counted);
+- similar code: the dense neighbours of the changes' vectors (their stored index vectors; the
+  few texts never indexed are embedded in one batch), the best MAX_SIMILAR, kept apart.
+
+Every listed result is verified against the base in one batch and carries reviewers' labels
+like any search result.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from branchwise.lexical import words
-from branchwise.models import Result
-from branchwise.search import SearchRequest
+import numpy as np
+
+from branchwise.backends.version_vectors import version_vectors
+from branchwise.callers import HOW_FOR_KEY, Found, Target, find_callers, wants_callers
+from branchwise.chunking.languages import language_for_path
+from branchwise.models import Identity, PathClass, Result, version_id
+from branchwise.ranking import role_of
+from branchwise.references import HOWS, has_references
+from branchwise.search import place_live
+from branchwise.store.records import VersionRecord
 
 MAX_CALLERS = 8
 MAX_SIMILAR = 3
-#: lexical results looked at per change: enough for the callers a review can read
-LEXICAL_DEPTH = 20
+#: neighbours looked at per change: room for the change itself, its callers, and prose or
+#: configuration, which is never "similar code"
+SIMILAR_DEPTH = 20
 #: which kinds get which context: a moved or renamed symbol's callers may import the old place
 CALLERS_FOR = frozenset({"changed", "deleted", "moved", "renamed"})
 SIMILAR_FOR = frozenset({"added", "changed", "deleted"})
+#: callers of a role come in this order: the code first, its tests next
+ROLE_ORDER = ("source", "example", "test", "docs")
+
+#: progress(stage, done, total): "callers" counts changes looked up, "similar" too
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass
 class ImpactHit:
-    """Code on the base branch that a change touches: a `caller` (names the symbol) or a
-    `similar` symbol (dense neighbour), verified against the base."""
+    """Code on the base branch that a change touches: a `caller` (uses the symbol; `how`:
+    call, import, attribute, name, or key for configuration) or a `similar` symbol (dense
+    neighbour), verified against the base."""
 
     kind: str
     result: Result
+    how: str | None = None
+    line: int | None = None  # the referencing line, in the base file
+    #: False for a method called on an object whose type is not known: a possible caller
+    certain: bool = True
 
     def to_json(self) -> dict:
-        return {"impact": self.kind, **self.result.to_json()}
+        data = {"impact": self.kind, **self.result.to_json()}
+        if self.how is not None:
+            data.update(how=self.how, reference_line=self.line, certain=self.certain)
+        return data
 
 
-def impact_of(change, base: str, search: Callable[[SearchRequest], list[Result]]) -> list[ImpactHit]:
-    """Callers and similar code on `base` for one change (a `branchdiff.SymbolChange`), best
-    first, without the symbol itself."""
-    own = {s.identity for s in (change.old, change.new) if s is not None}
-    hits: list[ImpactHit] = []
-    seen = set(own)
-    before = change.old or change.new
-    if change.kind in CALLERS_FOR and not _is_dunder(before.name):
-        names_it = _reference_test(before.qualified_name, before.name)
-        query = words(before.qualified_name) or before.name
-        for result in search(SearchRequest(query=query, branch=base, top_k=LEXICAL_DEPTH, mode="lexical")):
-            if len(hits) >= MAX_CALLERS:
+def diff_impact(workspace, changes: list, base: str, progress: Progress | None = None) -> None:
+    """Fill `impact` and `callers_total` of each change (`branchdiff.SymbolChange`) in one pass."""
+    report = progress or (lambda stage, done, total: None)
+    store, repo = workspace.store, workspace.repo
+    base_row = store.branch(store.repo_id(repo.name), base)
+    callers = _callers(workspace, changes, base_row, report)
+    similar = _similar(workspace, changes, base, report)
+    listed = [hit.result for hits in callers.values() for hit in hits[:MAX_CALLERS]]
+    listed += [r for found in similar.values() for r in found]
+    report("verifying", 0, len(listed))
+    unique = list({id(r): r for r in listed}.values())
+    workspace.verifier(base).verify(unique)
+    workspace.apply_labels(unique)
+    report("verifying", len(listed), len(listed))
+    for index, change in enumerate(changes):
+        hits = callers.get(index, [])
+        change.callers_total = len(hits)
+        change.callers_certain = sum(h.certain for h in hits)
+        change.impact = hits[:MAX_CALLERS]
+        seen = {h.result.identity for h in change.impact} | _own(change)
+        for result in similar.get(index, []):
+            if sum(h.kind == "similar" for h in change.impact) >= MAX_SIMILAR:
                 break
-            if result.identity in seen or not names_it(result.current_text or result.text):
-                continue
-            seen.add(result.identity)
-            hits.append(ImpactHit("caller", result))
-    if change.kind in SIMILAR_FOR:
-        text = change.symbol.text
-        similar = 0
-        for result in search(SearchRequest(query=text, branch=base, top_k=MAX_SIMILAR + len(seen), mode="dense")):
-            if similar >= MAX_SIMILAR:
-                break
-            if result.identity in seen:
-                continue
-            seen.add(result.identity)
-            hits.append(ImpactHit("similar", result))
-            similar += 1
-    return hits
+            if result.identity not in seen:
+                seen.add(result.identity)
+                change.impact.append(ImpactHit("similar", result))
 
 
-def _reference_test(qualified_name: str, name: str) -> Callable[[str], bool]:
-    """Does a text name this symbol? A function: its name as a whole word. A method (whose
-    short name, `new` or `save`, is common): a call through an object (`.save(`) or its
-    name together with its owner's name (`Optimizer::new`, `Optimizer` ... `new`)."""
-    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
-    owner = qualified_name.rsplit(".", 1)[0] if "." in qualified_name else None
-    if owner is None:
-        return lambda text: bool(word.search(text))
-    owner_word = re.compile(rf"(?<![\w$]){re.escape(owner.rsplit('.', 1)[-1])}(?![\w$])")
-    call = re.compile(rf"(?:\.|->){re.escape(name)}\s*\(")
-    return lambda text: bool(call.search(text) or (word.search(text) and owner_word.search(text)))
+def _callers(workspace, changes, base_row, report: Progress) -> dict[int, list[ImpactHit]]:
+    targets = []
+    for index, change in enumerate(changes):
+        before = change.old or change.new
+        identity = before.identity
+        if change.kind in CALLERS_FOR and wants_callers(identity.symbol_type, identity.language, before.name):
+            targets.append(Target(index, before.name, before.qualified_name, identity.symbol_type,
+                                  identity.language, frozenset(_key(i) for i in _own(change)), before.path))
+    report("callers", 0, len(targets))
+    if not targets:
+        return {}
+    found, records = find_callers(workspace.store, workspace.repo, base_row.id, targets)
+    results: dict[int, Result] = {}
+    out: dict[int, list[ImpactHit]] = {}
+    for key, hits in found.items():
+        ordered = sorted(hits, key=lambda f: _caller_order(f, records[f.row]))
+        out[key] = [ImpactHit("caller", _result(results, records[f.row], f, base_row), f.how, f.line, f.certain)
+                    for f in ordered]
+    report("callers", len(targets), len(targets))
+    return out
 
 
-def _is_dunder(name: str) -> bool:
-    """`__init__` and friends are called through syntax, not by name: no callers to find."""
-    return name.startswith("__") and name.endswith("__")
+def _similar(workspace, changes, base: str, report: Progress) -> dict[int, list[Result]]:
+    """The dense neighbours of each change that gets similar code, from one batch of vectors."""
+    wanted = [i for i, c in enumerate(changes) if c.kind in SIMILAR_FOR and _is_code(c.symbol)]
+    report("similar", 0, len(wanted))
+    if not wanted:
+        return {}
+    store, embedder, config = workspace.store, workspace.embedder, workspace.config
+    ids = {i: version_id(changes[i].symbol.identity, changes[i].symbol.content_hash) for i in wanted}
+    rows = store.version_rows_by_id(list(ids.values()))
+    stored_ids, stored = version_vectors(store, embedder.name, embedder.dim, config.path_weight,
+                                         sorted({rows[v] for v in ids.values() if v in rows}))
+    by_row = {int(row): vector for row, vector in zip(stored_ids, stored)}
+    vectors: dict[int, np.ndarray] = {}
+    missing = []
+    for i in wanted:
+        row = rows.get(ids[i])
+        if row is not None and row in by_row:
+            vectors[i] = by_row[row]
+        else:
+            missing.append(i)
+    if missing:  # never indexed (a deleted symbol's last text, say): one embedding batch
+        for i, vector in zip(missing, embedder.embed([changes[i].symbol.text for i in missing])):
+            vectors[i] = vector
+    order = [i for i in wanted if i in vectors]
+    found = workspace.neighbours(base, np.vstack([vectors[i] for i in order]), SIMILAR_DEPTH)
+    report("similar", len(wanted), len(wanted))
+    return {i: [r for r in results if _is_code(r)] for i, results in zip(order, found)}
+
+
+def _result(made: dict[int, Result], record: VersionRecord, found: Found, base_row) -> Result:
+    """The base's live version as a search result (one object per version)."""
+    if record.row not in made:
+        result = Result(
+            rank=0, score=0.0,
+            identity=Identity(record.repository, record.path, record.language, record.symbol_type,
+                              record.qualified_name),
+            branch=record.first_branch, commit=record.first_commit, start_line=record.start_line,
+            end_line=record.end_line, indexed_at=record.created_at, content_hash=record.content_hash,
+            text=record.text, blob=record.blob, version_id=record.version_id, signature=record.signature,
+            docstring=record.docstring, parent=record.parent, imports=tuple(record.imports.splitlines()),
+            path_class=PathClass(record.path_class), class_reason=record.class_reason,
+        )
+        place_live(result, base_row.name, base_row.name, base_row.commit_sha, base_row.indexed_at, found.place)
+        made[record.row] = result
+    return made[record.row]
+
+
+def _caller_order(found: Found, record: VersionRecord) -> tuple:
+    role = role_of(record.path, record.path_class, record.language, record.qualified_name)
+    how = HOWS.index(found.how) if found.how in HOWS else len(HOWS) if found.how == HOW_FOR_KEY else 9
+    return (not found.certain, ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER), how,
+            record.path, found.line)
+
+
+def _is_code(symbol) -> bool:
+    return symbol.identity.symbol_type not in ("module", "file", "config") and _has_grammar(symbol.path)
+
+
+@lru_cache(maxsize=4096)
+def _has_grammar(path: str) -> bool:
+    return has_references(language_for_path(path))
+
+
+def _own(change) -> set[Identity]:
+    return {s.identity for s in (change.old, change.new) if s is not None}
+
+
+def _key(identity: Identity) -> tuple:
+    return (identity.path, identity.language, identity.symbol_type, identity.qualified_name)

@@ -100,6 +100,25 @@ class HybridSearch:
         ranked = pinned_first(self._ranked(request.query, rankings, branch), request.pinned)
         return self._assemble(ranked, branch, request)
 
+    def neighbours(self, request: SearchRequest, vectors: np.ndarray, depth: int) -> list[list[Result]]:
+        """The `depth` nearest live symbols of `request.branch` to each of many vectors (a
+        branch diff's changes), in one pass: the allowed set is fixed once, a version met
+        twice is one result. Unverified; excluded code (generated, vendored) left out."""
+        branch = self.branch(request.branch)
+        scope = self._scope(branch, request)
+        made: dict[Any, Result] = {}
+        out: list[list[Result]] = []
+        for ranking in self._dense_many(vectors, scope, depth):
+            found = []
+            for key, score in self._settle_ties(ranking):
+                if key not in made:
+                    made[key] = self._result(key, score, branch)
+                result = made[key]
+                if result.path_class not in EXCLUDED_CLASSES and not result.history:
+                    found.append((score, result))
+            out.append([result for _score, result in found])
+        return out
+
     def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]],
                 branch: BranchInfo) -> list[Result]:
         """The fused candidates as results, each scored with the role prior and carrying its
@@ -159,6 +178,10 @@ class HybridSearch:
 
     def _dense(self, vector: np.ndarray, scope: Any, depth: int) -> list[tuple[Any, float]]:
         raise NotImplementedError
+
+    def _dense_many(self, vectors: np.ndarray, scope: Any, depth: int) -> list[list[tuple[Any, float]]]:
+        """`_dense` for each vector; a backend may answer them in one call."""
+        return [self._dense(vector, scope, depth) for vector in vectors]
 
     def _lexical(self, question: str, scope: Any, depth: int) -> list[tuple[Any, float]]:
         raise NotImplementedError

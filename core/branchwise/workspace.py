@@ -329,6 +329,11 @@ class Workspace:
             self.record_stale(request.branch, results)
         return results
 
+    def neighbours(self, branch: str, vectors, depth: int) -> list[list[Result]]:
+        """The nearest live symbols of `branch` to each vector, unverified (search.py)."""
+        request = self._restricted(SearchRequest(query="", branch=branch, top_k=depth, mode="dense"))
+        return self.searcher.neighbours(request, vectors, depth)
+
     def record_stale(self, branch: str, results: list[Result]) -> None:
         """Record the branch's own results that failed verification, for the next index run
         to parse again (an append-only file, outside the write lock; see stale.py)."""
@@ -382,11 +387,13 @@ class Workspace:
         return verify_input(source, self.repo, branch=branch, against=against, rules=self.config.chunking_rules(),
                             allows=self._allows)
 
-    def diff(self, branch: str, base: str | None = None, impact: bool = True, refresh: bool = True):
-        """The symbol diff of `branch` against its merge-base with `base` (see branchdiff.py)."""
+    def diff(self, branch: str, base: str | None = None, impact: bool = True, refresh: bool = True,
+             progress=None):
+        """The symbol diff of `branch` against its merge-base with `base` (see branchdiff.py);
+        `progress(stage, done, total)` hears of its stages."""
         from branchwise.branchdiff import build_diff
 
-        return build_diff(self, branch, base, impact=impact, refresh=refresh)
+        return build_diff(self, branch, base, impact=impact, refresh=refresh, progress=progress)
 
     def check_tour(self, tour, branch: str):
         """Verify every step of a tour against `branch` (see tours/check.py); a step on code the

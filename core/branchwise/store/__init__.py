@@ -10,6 +10,7 @@ values. Vector files beside the database are derived from it and can always be r
 from branchwise.store.batches import BATCH, in_batches
 from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_error, default_index_dir,
                                        make_index_dir, require_index, resolve_index_dir, utc_now)
+from branchwise.store.impact_reads import ImpactReads
 from branchwise.store.outbox import Outbox
 from branchwise.store.reads import SearchReads
 from branchwise.store.rechunk import RechunkWrites
@@ -17,7 +18,7 @@ from branchwise.store.records import BranchRecord, VersionRecord
 from branchwise.store.writes import IndexWrites
 
 
-class Store(IndexWrites, SearchReads, Outbox, RechunkWrites):
+class Store(IndexWrites, SearchReads, ImpactReads, Outbox, RechunkWrites):
     """A connection to one index database with every query the core runs on it."""
 
 

@@ -73,6 +73,9 @@ class Searcher(HybridSearch):
     def _dense(self, vector: np.ndarray, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
         return self.vectors.search(vector, allowed.rows, depth)
 
+    def _dense_many(self, vectors: np.ndarray, allowed: AllowedRows, depth: int) -> list[list[tuple[int, float]]]:
+        return self.vectors.search_many(vectors, allowed.rows, depth)
+
     def _lexical(self, question: str, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
         return self._bm25(fts_query(question), allowed, depth)
 

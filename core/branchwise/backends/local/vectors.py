@@ -153,6 +153,10 @@ class VectorIndex:
         """Top-k version rows by inner product, among `allowed` only (filter before ranking)."""
         return search_index(self.index, query, allowed, k)
 
+    def search_many(self, queries: np.ndarray, allowed: np.ndarray, k: int) -> list[list[tuple[int, float]]]:
+        """`search` for each row of `queries`, in one call."""
+        return search_index_many(self.index, queries, allowed, k)
+
 
 def write_delta(path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> None:
     """Atomically write the operations since the base file (an empty list removes the file)."""
@@ -245,13 +249,31 @@ def search_index(index: faiss.Index, query: np.ndarray, allowed: np.ndarray, k: 
     """Top-k ids by inner product among `allowed`, the filter applied inside the scan."""
     if len(allowed) == 0 or index.ntotal == 0:
         return []
-    allowed = np.asarray(allowed, dtype=np.int64)
-    selector, _bitmap = allowed_selector(allowed)
+    params, _alive = _filtered_params(index, allowed)
+    with single_threaded():
+        scores, ids = index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
+    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+
+
+def search_index_many(index: faiss.Index, queries: np.ndarray, allowed: np.ndarray,
+                      k: int) -> list[list[tuple[int, float]]]:
+    """`search_index` for each row of `queries`, in one scan call (a branch diff's changes)."""
+    if len(allowed) == 0 or index.ntotal == 0:
+        return [[] for _ in range(len(queries))]
+    params, _alive = _filtered_params(index, allowed)
+    with single_threaded():
+        scores, ids = index.search(np.ascontiguousarray(queries, dtype=np.float32), k, params=params)
+    return [[(int(i), float(s)) for i, s in zip(row_ids, row_scores) if i >= 0]
+            for row_ids, row_scores in zip(ids, scores)]
+
+
+def _filtered_params(index: faiss.Index, allowed: np.ndarray) -> tuple[faiss.SearchParameters, tuple]:
+    """Search parameters that keep a scan to `allowed`, and the selector and bitmap they point
+    into (the caller holds them until the search is done)."""
+    selector, bitmap = allowed_selector(np.asarray(allowed, dtype=np.int64))
     if isinstance(index, faiss.IndexIVF):
         nprobe = nprobe_for(index.nlist, len(allowed) / index.ntotal)
         params = faiss.SearchParametersIVF(sel=selector, nprobe=nprobe)
     else:
         params = faiss.SearchParameters(sel=selector)
-    with single_threaded():
-        scores, ids = index.search(query.reshape(1, -1).astype(np.float32), k, params=params)
-    return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+    return params, (selector, bitmap)
