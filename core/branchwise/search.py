@@ -48,6 +48,9 @@ class SearchRequest:
     #: pinned symbols of the branch, (path, language, symbol_type, qualified_name): moved to the
     #: top when the rankings find them (see pins.py)
     pinned: frozenset[tuple[str, str, str, str]] = frozenset()
+    #: what each result carries once verified (views.py): "full" text, "outline" (a large
+    #: container as its outline, everything else in full) or "signature"
+    detail: str = "full"
 
 
 @dataclass
