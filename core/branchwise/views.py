@@ -38,6 +38,7 @@ class View:
     verdict: Verdict | None
     reason: str
     current_text: str | None  # the same kind of text at the target, when it differs or moved
+    same_commit: bool = False  # indexed at the target commit (a dirty work tree differs only)
 
 
 # outlines ------------------------------------------------------------------------------------
@@ -102,7 +103,7 @@ def settle(result: Result, indexed_outline: str | None, current: Chunk | None, c
     """Record the views of a verified result (its verdict is the full text's): the outline view
     for a container, the signature view for every result, each compared on its own. `current` is
     the chunk found at the target (None when verification did not need it or found none)."""
-    full = View(FULL, result.text, result.verdict, result.reason, result.current_text)
+    full = View(FULL, result.text, result.verdict, result.reason, result.current_text, same_commit)
     views = {FULL: full}
     signature = signature_text(result.signature, result.text)
     views[SIGNATURE] = _derived(SIGNATURE, full, signature,
@@ -155,9 +156,31 @@ def is_large(result: Result, max_lines: int) -> bool:
     return result.end_line - result.start_line + 1 > max_lines
 
 
-def shape(result: Result, detail: str, max_lines: int) -> Result:
+def with_derived_outline(result: Result) -> bool:
+    """Give a result that is no container an outline view (signatures, docstrings, comments of
+    its text, bodies elided), compared on its own; False when it has none or it is no smaller."""
+    from branchwise.bundle.outline import outline
+
+    full = result.views.get(FULL)
+    if full is None or OUTLINE in result.views:
+        return OUTLINE in result.views
+    path, language = result.path, result.identity.language
+    indexed = outline(full.text, path, language)
+    if len(indexed) >= len(full.text.rstrip("\n")):
+        return False
+    current = outline(full.current_text, result.current_path or path, language) if full.current_text else None
+    result.views[OUTLINE] = _derived(OUTLINE, full, indexed, current, full.same_commit)
+    return True
+
+
+def shape(result: Result, detail: str, max_lines: int, max_full_lines: int | None = None) -> Result:
     """The result as a search with `detail` delivers it: `full`, `signature`, or `outline`, where
-    a container larger than `max_lines` carries its outline and everything else its full text."""
+    a container larger than `max_lines` carries its outline, any other result larger than
+    `max_full_lines` (when given) the outline of its text, and everything else its full text."""
     if detail == OUTLINE:
-        return deliver(result, OUTLINE if OUTLINE in result.views and is_large(result, max_lines) else FULL)
+        if OUTLINE in result.views and is_large(result, max_lines):
+            return deliver(result, OUTLINE)
+        if max_full_lines is not None and is_large(result, max_full_lines) and with_derived_outline(result):
+            return deliver(result, OUTLINE)
+        return deliver(result, FULL)
     return deliver(result, detail)

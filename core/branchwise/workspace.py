@@ -310,7 +310,8 @@ class Workspace:
         if against is None:  # a failure against some other revision says nothing of the index
             self.record_stale(request.branch, results)
         for result in results:  # the verdict travels with the text it describes
-            views.shape(result, request.detail, self.config.container_full_max_lines)
+            views.shape(result, request.detail, self.config.container_full_max_lines,
+                        self.config.result_full_max_lines)
         return results
 
     def record_stale(self, branch: str, results: list[Result]) -> None:

@@ -26,6 +26,7 @@ from branchwise.bundle.formats import FORMATS, Facts, LeftOut, render
 from branchwise.bundle.outline import outline
 from branchwise.bundle.overlap import REFERENCE, LabelledMember, Piece, cut, inside, resolve
 from branchwise.bundle.tokens import TokenCounter, token_counter
+from branchwise.chunking.symbols import CONTAINER_KINDS
 from branchwise.citation import Shown, header_lines, short, version_string
 from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
@@ -161,7 +162,8 @@ def _complete(piece: Piece, context: BundleContext, dates, counter: TokenCounter
     piece.context = _context_lines(piece, context)
     piece.header = header_for(result, context, dates)
     if piece.text_kind == OUTLINE:
-        piece.header.append(CONTAINER_OUTLINE_SHOWN if result.text_kind == OUTLINE else OUTLINE_SHOWN)
+        container = result.text_kind == OUTLINE and result.identity.symbol_type in CONTAINER_KINDS
+        piece.header.append(CONTAINER_OUTLINE_SHOWN if container else OUTLINE_SHOWN)
         if piece.role == REFERENCE and piece.shown.note:
             piece.header.append(f"Note: {piece.shown.note}")
     piece.tokens = counter("\n".join([*piece.header, *piece.context, piece.code]))

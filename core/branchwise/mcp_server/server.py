@@ -20,7 +20,7 @@ from pydantic import Field, ValidationError
 
 from branchwise import __version__
 from branchwise.errors import BranchwiseError, UsageError
-from branchwise.mcp_server.service import MAX_ITEMS, MAX_TOP_K, MIN_ANSWER_TOKENS, AgentService, compact_json
+from branchwise.mcp_server.service import MAX_ITEMS, MAX_TOP_K, DEFAULT_ANSWER_TOKENS, MIN_ANSWER_TOKENS, AgentService, compact_json
 from branchwise.workspace import Workspace
 
 log = logging.getLogger("branchwise.mcp")
@@ -75,7 +75,7 @@ def build_server(service: AgentService) -> MCPServer:
         scope: Annotated[Literal["branch", "all"], Field(description="'all' adds other branches and deleted history after the branch's own results.")] = "branch",
         repository: Repository = None,
         detail: Annotated[Literal["outline", "full", "signature"], Field(description="'outline': large classes as outlines, the rest in full; 'full'; 'signature': declarations only.")] = "outline",
-        max_tokens: Annotated[int | None, Field(ge=MIN_ANSWER_TOKENS, description="Budget for the whole answer: fewer results or smaller views, never cut code.")] = None,
+        max_tokens: Annotated[int | None, Field(ge=MIN_ANSWER_TOKENS, description="Budget for the whole answer (null: none): later results shrink to outlines or signatures, then are omitted; code is never cut.")] = DEFAULT_ANSWER_TOKENS,
     ) -> CallToolResult:
         return _compact(_answer("search_code", lambda: service.search_code(
             query, branch, top_k, language, path_prefix, scope, repository, detail, max_tokens)))

@@ -28,6 +28,9 @@ MAX_TOP_K = 50
 MAX_ITEMS = 200
 #: the smallest answer budget worth asking for: the answer's frame alone takes about 150 tokens
 MIN_ANSWER_TOKENS = 200
+#: a search answer's default budget: the best results in full, later ones as outlines or
+#: signatures (each one `symbol` call from its full text); None asks for no limit
+DEFAULT_ANSWER_TOKENS = 3000
 MIN_BUNDLE_TOKENS = 50
 _INCLUDED_KEYS = ("rank", "path", "qualified_name", "verdict", "text_kind", "section", "tokens")
 #: what each result can shrink to, largest first, under a budget
@@ -73,7 +76,7 @@ class AgentService:
 
     def search_code(self, query: str, branch: str | None = None, top_k: int = 10, language: str | None = None,
                     path_prefix: str | None = None, scope: str = "branch", repository: str | None = None,
-                    detail: str = views.OUTLINE, max_tokens: int | None = None) -> dict:
+                    detail: str = views.OUTLINE, max_tokens: int | None = DEFAULT_ANSWER_TOKENS) -> dict:
         if not query.strip():
             raise UsageError("query is empty: describe the code you are looking for")
         if not 1 <= top_k <= MAX_TOP_K:
@@ -266,21 +269,29 @@ class AgentService:
             ws.record_session("mcp", branch, results, target_commit=verifier.target_commit, used=used)
 
 def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
-    """One result as an agent gets it: what to read, its citation header and how to treat it."""
+    """One result as an agent gets it: what to read, its citation header and how to treat it.
+    Commits and hashes are 12-digit prefixes (verify_citations takes prefixes); fields that say
+    nothing (no reviewer label, not pinned) are left out, to keep the answer affordable."""
     shown = shown_for(result, context)
     entry = {
         "rank": result.rank, "path": shown.path, "qualified_name": result.identity.qualified_name,
         "symbol_type": result.identity.symbol_type, "language": result.identity.language,
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
-        "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
-        "pinned": result.pinned,
+        "handling": shown.label.value,
         "header": "\n".join(ws.citation_header(result, context)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed", "text_kind": result.text_kind,
-        "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
-                    "start_line": result.start_line, "end_line": result.end_line,
-                    "content_hash": result.content_hash},
+        "indexed": {"commit": result.commit[:12], "content_hash": result.content_hash[:12],
+                    "start_line": result.start_line, "end_line": result.end_line},
     }
+    if result.path != shown.path:
+        entry["indexed"]["path"] = result.path
+    if result.branch != context.branch:
+        entry["indexed"]["branch"] = result.branch
+    if result.label is not None:
+        entry["reviewer_label"] = result.label.value
+    if result.pinned:
+        entry["pinned"] = True
     if result.changed_members:
         entry["changed_members"] = list(result.changed_members)
     if result.history:
