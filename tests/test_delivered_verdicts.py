@@ -181,3 +181,27 @@ def test_a_tour_step_on_a_class_is_verified_as_its_outline(ledger):
         assert "outline identical" in step.reason
         assert is_outline_of(step.text, target_class(builder, name)), step.text
     ws.close()
+
+
+def test_a_saved_outline_verifies_as_an_outline_not_as_altered(ledger, capsys, tmp_path):
+    builder, index = ledger
+    main(["search", "ledger total balance reports", "--repo", str(builder.path), "--branch", "main",
+          "--index", str(index), "--json", "--top-k", "30", "--mode", "lexical", "--no-stats"])
+    saved = tmp_path / "saved.json"
+    saved.write_text(capsys.readouterr().out)
+    assert main(["verify", str(saved), "--repo", str(builder.path), "--index", str(index), "--json"]) == 0
+    rows = {r["qualified_name"]: r for r in json.loads(capsys.readouterr().out)}
+    big = rows["Big"]
+    assert big["text_kind"] == "outline" and big["verdict"] == "unchanged-older", big["reason"]
+    assert "altered" not in big["reason"]
+    small = rows["Small"]
+    assert (small["text_kind"], small["verdict"]) == ("full", "changed") and "altered" not in small["reason"]
+    # an outline edited by hand is caught as altered
+    document = json.loads(saved.read_text())
+    for result in document["results"]:
+        if result["qualified_name"] == "Big":
+            result["text"] = result["text"].replace("def balance", "def balance_everything")
+    saved.write_text(json.dumps(document))
+    main(["verify", str(saved), "--repo", str(builder.path), "--index", str(index), "--json"])
+    rows = {r["qualified_name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["Big"]["verdict"] == "changed" and "altered" in rows["Big"]["reason"]
