@@ -42,7 +42,7 @@ def _text(result) -> str:
     return "".join(getattr(block, "text", "") for block in result.content)
 
 
-async def _ask(repo_path: Path, index_dir: Path, asks: list[tuple[str, str]]) -> dict:
+async def _ask(repo_path: Path, index_dir: Path, asks: list[tuple[str, str]], extra: dict) -> dict:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     params = StdioServerParameters(command=sys.executable,
                                    args=["-m", "branchwise_cli", "mcp", "--repo", str(repo_path),
@@ -56,7 +56,7 @@ async def _ask(repo_path: Path, index_dir: Path, asks: list[tuple[str, str]]) ->
                 tools = await session.list_tools()
                 tool_list = json.dumps([t.model_dump(mode="json", exclude_none=True) for t in tools.tools])
                 for question, branch in asks:
-                    answer = await session.call_tool("search_code", {"query": question, "branch": branch})
+                    answer = await session.call_tool("search_code", {"query": question, "branch": branch, **extra})
                     if answer.is_error:
                         raise RuntimeError(_text(answer))
                     sizes.append({"question": question, "branch": branch, "tokens": count(_text(answer)),
@@ -69,7 +69,7 @@ def _figures(sizes: list[int]) -> dict:
             "max": max(sizes), "mean": round(statistics.fmean(sizes), 1)}
 
 
-def run(cache: Path, index_root: Path) -> dict:
+def run(cache: Path, index_root: Path, extra: dict | None = None) -> dict:
     from branchwise.embedding import get_embedder
 
     os.environ.pop("BRANCHWISE_MODEL", None)
@@ -84,7 +84,7 @@ def run(cache: Path, index_root: Path) -> dict:
             workspace, _info = index_repo(repo, cache, index_dir, embedder)
             workspace.close()
         asks = [(q.question, branch) for q in questions for branch in q.branches]
-        measured = anyio.run(_ask, cache / repo, index_dir, asks)
+        measured = anyio.run(_ask, cache / repo, index_dir, asks, extra or {})
         out["repos"][repo] = {**_figures([a["tokens"] for a in measured["answers"]]),
                               "tool_list_tokens": measured["tool_list_tokens"], "per_answer": measured["answers"]}
     everything = [a["tokens"] for item in out["repos"].values() for a in item["per_answer"]]
@@ -97,7 +97,7 @@ def markdown(doc: dict) -> str:
     lines = [f"# MCP search_code answer size ({meta['label']}, {meta['date']}, commit {meta['commit']})", "",
              "Tokens (o200k_base) of the text a client receives for a default `search_code` call, every "
              "question of bench/realrepos/{click,cobra}.toml on every branch it applies to; model: "
-             f"{meta['model']}.", "",
+             f"{meta['model']}; further arguments: {json.dumps(meta.get('arguments') or {})}.", "",
              "| repository | answers | median | p95 | max | mean | tool list |", "|---|---|---|---|---|---|---|"]
     for repo, item in doc["repos"].items():
         lines.append(f"| {repo} | {item['answers']} | {item['median']} | {item['p95']} | {item['max']} "
@@ -114,16 +114,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     parser.add_argument("--label", default="current")
     parser.add_argument("--commit", help="the commit measured (default: this checkout's HEAD)")
+    parser.add_argument("--arguments", default="{}", help="JSON object of further search_code arguments "
+                                                          "(default: none, the tool's defaults)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="branchwise-mcp-size-") as tmp:
-        doc = run(args.cache, args.index_root or Path(tmp))
+        doc = run(args.cache, args.index_root or Path(tmp), json.loads(args.arguments))
     from branchwise.embedding.location import DEFAULT_MODEL
 
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=Path(__file__).parent).stdout.strip() or "unknown"
     date = datetime.now(timezone.utc)
     doc["meta"] = {"label": args.label, "date": date.isoformat(timespec="seconds"), "commit": commit,
-                   "model": DEFAULT_MODEL}
+                   "model": DEFAULT_MODEL, "arguments": json.loads(args.arguments)}
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"{date:%Y-%m-%d}-mcp-answer-size-{args.label}"
     stem.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")

@@ -60,12 +60,11 @@ def build_server(service: AgentService) -> MCPServer:
     server = _Server(name="branchwise", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(annotations=READ_ONLY, description=(
-        "Search one branch's code by meaning and name; every result is verified against the code as "
-        "it is now. Results, best first: path, qualified_name, lines, `verdict` (current, "
-        "unchanged-older, changed, deleted, unverifiable) with `reason`, `handling` (use or "
-        "reference-only), a citation `header` to quote, and `text` (`text_kind`: full, outline or "
-        "signature; `text_is`: current or indexed). A large class comes as its outline: its methods "
-        "are results of their own, `symbol` gives its full text. `tokens` is the answer's size."))
+        "Search one branch's code by meaning and name, each result verified against the code now. "
+        "Results, best first: path, qualified_name, lines, `verdict` (current, unchanged-older, "
+        "changed, deleted, unverifiable), `reason`, `handling` (use or reference-only), a citation "
+        "`header` to quote, `text` (`text_kind` full, outline or signature; `text_is` current or "
+        "indexed). A large class comes as its outline (`symbol` gives it in full)."))
     def search_code(
         query: Annotated[str, Field(description="What the code does, in words or identifiers.")],
         branch: Branch = None,
@@ -74,17 +73,17 @@ def build_server(service: AgentService) -> MCPServer:
         path_prefix: Annotated[str | None, Field(description="Only paths starting with this.")] = None,
         scope: Annotated[Literal["branch", "all"], Field(description="'all' adds other branches and deleted history after the branch's own results.")] = "branch",
         repository: Repository = None,
-        detail: Annotated[Literal["outline", "full", "signature"], Field(description="'outline': large classes as outlines, the rest in full; 'full'; 'signature': declarations only.")] = "outline",
-        max_tokens: Annotated[int | None, Field(ge=MIN_ANSWER_TOKENS, description="Budget for the whole answer (null: none): later results shrink to outlines or signatures, then are omitted; code is never cut.")] = DEFAULT_ANSWER_TOKENS,
+        detail: Annotated[Literal["outline", "full", "signature"], Field(description="'outline': large classes as outlines; 'full'; 'signature': declarations only.")] = "outline",
+        max_tokens: Annotated[int | None, Field(ge=MIN_ANSWER_TOKENS, description="Budget for the whole answer (null: none); later results shrink or are omitted, code is never cut.")] = DEFAULT_ANSWER_TOKENS,
     ) -> CallToolResult:
         return _compact(_answer("search_code", lambda: service.search_code(
             query, branch, top_k, language, path_prefix, scope, repository, detail, max_tokens)))
 
     @server.tool(annotations=READ_ONLY, description=(
         "The context bundle for a question, as `branchwise export` writes it: Markdown, a citation "
-        "header per chunk, duplicates dropped, history reference-only. Within `max_tokens` the whole "
-        "answer fits: results in rank order, each in full, else as its outline. Returns `bundle`, "
-        "`tokens` (the bundle's), `answer_tokens`, `included` and `left_out` (with reasons)."))
+        "header per chunk, duplicates dropped, history reference-only. The whole answer fits "
+        "`max_tokens`: results in rank order, each in full, else as its outline. Returns `bundle`, "
+        "`tokens`, `answer_tokens`, `included` and `left_out` (with reasons)."))
     def context_bundle(
         query: Annotated[str, Field(description="The question the bundle answers.")],
         branch: Branch = None,
