@@ -20,6 +20,7 @@ from anyio.from_thread import start_blocking_portal
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from branchwise.models import Label
+from branchwise.bundle.tokens import token_counter
 from branchwise.search import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.jsonschemas import checked
@@ -141,9 +142,12 @@ def test_context_bundle_keeps_within_max_tokens(indexed_shop):
     repo, excluded_name = indexed_shop
     with mcp_server("--repo", str(repo)) as client:
         full = client.ok("context_bundle", {"query": QUERY, "top_k": 8})
-        small = client.ok("context_bundle", {"query": QUERY, "top_k": 8, "max_tokens": 600})
-    assert full["tokens"] > 600, "the budget must bind for this test to mean anything"
-    assert small["tokens"] <= 600 and small["max_tokens"] == 600
+        small = client.ok("context_bundle", {"query": QUERY, "top_k": 8, "max_tokens": 900})
+        answer = client.call("context_bundle", {"query": QUERY, "top_k": 8, "max_tokens": 900}).content[0].text
+    assert full["answer_tokens"] > 900, "the budget must bind for this test to mean anything"
+    # the whole answer (bundle and metadata, as the agent reads it) stays within the budget
+    assert small["tokens"] <= small["answer_tokens"] <= 900 and small["max_tokens"] == 900
+    assert token_counter()(answer) <= 900
     assert 1 <= len(small["included"]) < len(full["included"])
     assert any(item["reason"] == "budget" for item in small["left_out"])
     assert small["bundle"].count("Source: ") == len(small["included"])

@@ -13,6 +13,7 @@ from gittools import GitBuilder
 
 from branchwise.models import Verdict
 from branchwise.search import SearchRequest
+from branchwise.views import delivered
 from branchwise.workspace import Workspace
 
 CART = '''"""A shopping cart."""
@@ -92,8 +93,14 @@ def test_a_method_edit_in_the_work_tree_changes_the_method_not_the_class(shop):
     total = found(workspace, "main", "Cart.total")
     assert add.verdict is Verdict.CHANGED and "setdefault" in add.current_text
     assert total.verdict is Verdict.CURRENT
-    assert cart.verdict is Verdict.CURRENT and "outline identical" in cart.reason
+    # the class's full text is what the result carries: a member edit changes it, and the
+    # reason names the member; its outline, verified as an outline, is current
+    assert cart.verdict is Verdict.CHANGED and cart.changed_members == ("Cart.add_item",), cart.reason
+    assert "Cart.add_item" in cart.reason
     assert "setdefault" in cart.current_text and "setdefault" not in cart.text
+    outline = delivered(cart, "outline")
+    assert (outline.text_kind, outline.verdict) == ("outline", Verdict.CURRENT), outline.reason
+    assert "def add_item(self, sku, price):" in outline.text and "setdefault" not in outline.text
 
 
 def test_an_outline_edit_changes_the_class(shop):

@@ -61,15 +61,24 @@ def source_line(result: Result, shown: Shown, branch: str) -> str:
 
 
 def check_line(result: Result, shown: Shown, target: str) -> str:
+    """What the check found about the text shown (its full text, or its outline)."""
     verdict = result.verdict
+    members = ", ".join(result.changed_members)
+    if result.text_kind == "outline" and verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER):
+        older = "older commit, " if verdict is Verdict.UNCHANGED_OLDER else ""
+        since = f"; members {members} changed since (each is verified on its own)" if members else ""
+        return f"Check: {verdict.value}; {older}outline identical{since}"
     if verdict is Verdict.CURRENT:
         return "Check: current; content hash matches"
     if verdict is Verdict.UNCHANGED_OLDER:
         return "Check: unchanged-older; older commit, content identical"
     if verdict is Verdict.CHANGED:
+        kind = "outline" if result.text_kind == "outline" else "text"
         if shown.current:
-            return f"Check: changed; showing the current text at {target}"
-        return f"Check: changed; showing the indexed text, which differs from {target}"
+            since = f"; indexed version older, members {members} changed since" if members else ""
+            return f"Check: changed; showing the current {kind} at {target}{since}"
+        since = f" (members {members} changed since)" if members else ""
+        return f"Check: changed; showing the indexed {kind}, which differs from {target}{since}"
     if result.moved_unchanged:
         return f"Check: current at its new place; moved unchanged to {shown.path}, content hash matches"
     if verdict is Verdict.UNVERIFIABLE:

@@ -66,6 +66,12 @@ class Config:
     failure_directory_min: int = 2
     #: consecutive rising sessions after which `stats` recommends re-indexing
     rising_sessions: int = 3
+    #: a container result (class, interface, trait, impl) longer than this many lines carries its
+    #: outline in search answers; its members do the recall (see branchwise/views.py)
+    container_full_max_lines: int = 40
+    #: any other result (a long function, a whole document) longer than this carries the outline
+    #: of its text (signatures, docstrings, comments) in search answers
+    result_full_max_lines: int = 150
     #: where the searchable index lives: "faiss" (beside the database) or "qdrant" (see backends/)
     backend: str = "faiss"
     qdrant_url: str | None = None

@@ -66,6 +66,8 @@ def default_label(result: Result) -> Label:
         return Label.EXCLUDE
     if result.moved_unchanged:  # current code, at its new place
         return Label.USE
+    if result.history:  # other branches' and deleted code: for the idea, unless a reviewer says use
+        return Label.REFERENCE_ONLY
     if result.verdict in (Verdict.DELETED, Verdict.UNVERIFIABLE):
         return Label.REFERENCE_ONLY
     return Label.USE

@@ -171,6 +171,13 @@ class Result:
     name_rank: int | None = None
     #: a pinned symbol of the queried branch, moved to the top of the candidates (pins.py)
     pinned: bool = False
+    #: what `text` is: "full" (the symbol's lines), "outline" (a container's signature, docstring,
+    #: fields and member signatures) or "signature"; the verdict describes that text (views.py)
+    text_kind: str = "full"
+    #: a container's members whose text differs between the indexed version and the target
+    changed_members: tuple[str, ...] = ()
+    #: the verified views by kind (views.View), filled by verification; not part of the JSON
+    views: dict = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> str:
@@ -212,7 +219,10 @@ class Result:
             "lexical_rank": self.lexical_rank,
             "name_rank": self.name_rank,
             "pinned": self.pinned,
+            "text_kind": self.text_kind,
         }
+        if self.changed_members:
+            data["changed_members"] = list(self.changed_members)
         if self.history:
             data["history"] = self.history_note or True
         if self.current_path is not None:

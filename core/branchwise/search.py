@@ -12,7 +12,7 @@ SQLite database and FAISS, `qdrant.QdrantSearcher` over a Qdrant server's payloa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -49,6 +49,9 @@ class SearchRequest:
     #: pinned symbols of the branch, (path, language, symbol_type, qualified_name): moved to the
     #: top when the rankings find them (see pins.py)
     pinned: frozenset[tuple[str, str, str, str]] = frozenset()
+    #: what each result carries once verified (views.py): "full" text, "outline" (a large
+    #: container as its outline, everything else in full) or "signature"
+    detail: str = "full"
 
 
 @dataclass
@@ -87,6 +90,46 @@ class HybridSearch:
         check_top_k(request.top_k)
         check_filters(language=request.language, symbol_type=request.symbol_type, path_class=request.path_class)
         branch = self.branch(request.branch)
+        if request.scope == "all":
+            return self._with_history(request, branch)
+        return self._search(request, branch)
+
+    def _with_history(self, request: SearchRequest, branch: BranchInfo) -> list[Result]:
+        """`--scope all` adds, never changes: the branch's own results exactly as `--scope
+        branch` gives them, in the same order, then up to top_k/2 history results (other
+        branches, deleted code) of identities the branch does not have live (an identity the
+        branch has is shown as its live version or not at all)."""
+        own = self._search(replace(request, scope="branch"), branch)
+        live = self._live_identities(branch)
+        seen = {result.identity for result in own}
+        history: list[Result] = []
+        for result in self._search(request, branch, assemble=False):
+            if len(history) >= max(1, request.top_k // 2):
+                break
+            if not result.history or result.identity in seen or result.identity in live:
+                continue
+            if result.path_class in EXCLUDED_CLASSES:
+                continue
+            seen.add(result.identity)
+            history.append(result)
+        ordered = own + history
+        for rank, result in enumerate(ordered, 1):
+            result.rank = rank
+        return ordered
+
+    def _live_identities(self, branch: BranchInfo) -> frozenset[Identity]:
+        """The identities of a branch's live set (remembered per indexed commit)."""
+        key = (branch.name, branch.commit)
+        cached = self.__dict__.setdefault("_live_cache", {})
+        if key not in cached:
+            cached.clear()
+            cached[key] = frozenset(Identity(self.repository, row["path"], row["language"], row["symbol_type"],
+                                             row["qualified_name"]) for row in self.live_set(branch.name))
+        return cached[key]
+
+    def _search(self, request: SearchRequest, branch: BranchInfo, assemble: bool = True) -> list[Result]:
+        """The ranked results over the request's allowed set: assembled (usable, then
+        excluded), or every fused candidate in order (`assemble` off)."""
         scope = self._scope(branch, request)
         depth = max(50, request.top_k * 5)
         rankings = {}
@@ -98,7 +141,7 @@ class HybridSearch:
             rankings["name"] = self._names(request.query, scope, depth)
         rankings = {channel: self._settle_ties(ranking) for channel, ranking in rankings.items()}
         ranked = pinned_first(self._ranked(request.query, rankings, branch), request.pinned)
-        return self._assemble(ranked, branch, request)
+        return self._assemble(ranked, branch, request) if assemble else ranked
 
     def neighbours(self, request: SearchRequest, vectors: np.ndarray, depth: int) -> list[list[Result]]:
         """The `depth` nearest live symbols of `request.branch` to each of many vectors (a

@@ -26,11 +26,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
+from branchwise import views
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.gitnames import git_arg
 from branchwise.gitrepo import GitRepo
-from branchwise.models import Identity, PathClass, Result, Verdict, version_id
+from branchwise.models import Chunk, Identity, PathClass, Result, Verdict, version_id
 from branchwise.verify import Verifier, find_identity
 
 #: the shortest hash prefix accepted: shorter ones match other contents too easily
@@ -129,8 +130,14 @@ def verify_search_json(text: str, repo: GitRepo, *, branch: str | None = None, a
         for index, result in enumerate(results, start=1):
             if allows is not None and not allows(result.path):
                 raise UsageError(f"query {number}, result {index}: {result.path!r} is outside what you may read")
+        kinds = [result.text_kind for result in results]
         rebuilt = [_rebuild_from_git(result, repo, rules) for result in results]
         verifiers[query_branch].verify([r for r, (problem, _) in zip(results, rebuilt) if problem is None])
+        for result, kind, (problem, _) in zip(results, kinds, rebuilt):
+            if problem is None and kind != views.FULL:  # verified as what was saved: its outline, its signature
+                if kind == views.OUTLINE:
+                    views.with_derived_outline(result)
+                views.deliver(result, kind)
         for result, (problem, altered) in zip(results, rebuilt):
             if problem is not None:
                 result.verdict, result.reason = Verdict.UNVERIFIABLE, problem
@@ -158,12 +165,28 @@ def _rebuild_from_git(result: Result, repo: GitRepo, rules) -> tuple[str | None,
     if found is None:
         return (f"no {result.identity.symbol_type} {result.identity.qualified_name} in {result.path} at the "
                 f"recorded commit {result.commit[:7]}: a lead, not a fact"), False
-    altered = saved_hash != found.content_hash or (bool(saved_text) and saved_text != found.text)
-    result.text, result.blob, result.content_hash = found.text, blob, found.content_hash
+    altered = saved_hash != found.content_hash or (bool(saved_text) and saved_text != _text_of_kind(
+        result.text_kind, found, chunks))
+    # a container as the index keeps it (its skeleton): verification rebuilds its text and views
+    result.text, result.blob, result.content_hash = found.stored_text, blob, found.content_hash
     result.start_line, result.end_line = found.start_line, found.end_line
     result.path_class, result.class_reason = found.path_class, found.class_reason
     result.version_id = version_id(result.identity, found.content_hash)
     return None, altered
+
+
+def _text_of_kind(kind: str, found: Chunk, chunks: list[Chunk]) -> str:
+    """The text a saved result of `kind` carried, as git has it at the recorded commit."""
+    if kind == views.SIGNATURE:
+        return views.signature_text(found.signature, found.text)
+    if kind == views.OUTLINE:
+        container = views.container_outline(found, chunks)
+        if container is not None:
+            return container
+        from branchwise.bundle.outline import outline
+
+        return outline(found.text, found.identity.path, found.identity.language)
+    return found.text
 
 
 def _report_altered(result: Result) -> None:
@@ -224,6 +247,7 @@ def _result_from_json(query: int, index: int, item: object, repository: str) -> 
             blob=item.get("blob"),
             version_id=item.get("version_id") or version_id(identity, content_hash),
             path_class=PathClass(item.get("path_class") or PathClass.SOURCE.value),
+            text_kind=item.get("text_kind") if item.get("text_kind") in views.DETAILS else views.FULL,
         )
     except (TypeError, ValueError) as error:
         raise UsageError(f"query {query}, result {index}: bad field value ({error})") from None

@@ -9,9 +9,10 @@ The checks run from cheapest to dearest, and each stops as soon as it can decide
 1. version: indexed at the target commit and the file is clean -> `current`, with no file read
    and no git call for the result (the dirty set is computed once per `Verifier`);
 2. file: the git blob id of the file at the target equals the indexed blob -> content identical;
-3. symbol: re-chunk the current file and find the same identity; compare content hashes (a
-   container's hash covers its outline, not its members' bodies: a method edit makes the
-   method `changed` and leaves its class `current`, with the class's current lines attached);
+3. symbol: re-chunk the current file and find the same identity; compare content hashes; a
+   container keyed by its outline is compared by the text it carries (views.py): its full text
+   is `changed` when a member changed (the reason names the members), its outline is verified
+   as an outline;
 4. existence: file or symbol gone -> `deleted`, and look for the same content in the files that
    changed since the indexed commit, to say where it moved.
 
@@ -26,6 +27,8 @@ from pathlib import PurePosixPath
 from git.exc import GitCommandError
 
 from branchwise.chunking import chunk_file
+from branchwise import views
+from branchwise.chunking.outline_key import is_skeleton
 from branchwise.container_text import fill_text
 from branchwise.errors import UsageError
 from branchwise.gitrepo import GitRepo, git_blob_id
@@ -64,6 +67,7 @@ class Verifier:
         self._untracked: frozenset[str] | None = None
         self._data: dict[str, bytes | None] = {}
         self._chunks: dict[tuple[str, str], list[Chunk]] = {}
+        self._blob_chunks: dict[str, list[Chunk]] = {}
         self._changed_since: dict[str, frozenset[str]] = {}
 
     # public ---------------------------------------------------------------------------------
@@ -72,8 +76,17 @@ class Verifier:
         """Fill `verdict`, `reason` and the `current_*` fields of each result, in place; a
         container stored as its skeleton gets its whole text back first (container_text.py)."""
         for result in results:
-            fill_text(self.repo, result)
-            self._verify_one(result)
+            skeleton = result.text if is_skeleton(result.text) else None
+            filled = fill_text(self.repo, result)
+            indexed = self._indexed_container(result, skeleton) if filled else None
+            found = self._verify_one(result, indexed)
+            current_outline = None
+            if found is not None and found.skeleton is not None:
+                current_outline = views.container_outline(found, self._file_chunks(result.identity.repository,
+                                                                                   result.path))
+            indexed_outline = views.container_outline(indexed[0], indexed[1]) if indexed else None
+            views.settle(result, indexed_outline, found, current_outline,
+                         same_commit=result.commit == self.target_commit)
         return results
 
     def current_chunks(self, repository: str, path: str) -> list[Chunk]:
@@ -91,7 +104,27 @@ class Verifier:
 
     # the steps ------------------------------------------------------------------------------
 
-    def _verify_one(self, result: Result) -> None:
+    def _indexed_container(self, result: Result, skeleton: str | None) -> tuple[Chunk, list[Chunk]] | None:
+        """The container chunk and its file's chunks as indexed (from the result's blob)."""
+        if skeleton is None or not result.blob:
+            return None
+        if result.blob not in self._blob_chunks:
+            try:
+                data = self.repo.read_blob(result.blob)
+            except (ValueError, OSError, KeyError):
+                data = None
+            self._blob_chunks[result.blob] = [] if data is None else chunk_file(
+                result.identity.repository, result.path, data, rules=self.rules).chunks
+        chunks = self._blob_chunks[result.blob]
+        same = [c for c in chunks if c.identity == result.identity and c.skeleton is not None]
+        if not same:
+            return None
+        container = min(same, key=lambda c: (c.skeleton != skeleton, abs(c.start_line - result.start_line)))
+        return container, chunks
+
+    def _verify_one(self, result: Result, indexed: tuple[Chunk, list[Chunk]] | None = None) -> Chunk | None:
+        """Decide the verdict of the result's full text; returns the chunk found at the target
+        when the symbol step ran (None otherwise)."""
         _reset(result)
         if result.path_class in EXCLUDED_CLASSES:
             reason = result.class_reason or f"{result.path_class.value} file"
@@ -108,30 +141,40 @@ class Verifier:
         if blob == result.blob:
             verdict = Verdict.CURRENT if same_commit else Verdict.UNCHANGED_OLDER
             return _decide(result, verdict, "older commit; file unchanged since" if not same_commit else "file unchanged")
-        self._compare_symbol(result, same_commit)
+        return self._compare_symbol(result, same_commit, indexed)
 
-    def _compare_symbol(self, result: Result, same_commit: bool) -> None:
-        found = find_identity(self._file_chunks(result.identity.repository, result.path), result)
+    def _compare_symbol(self, result: Result, same_commit: bool,
+                        indexed: tuple[Chunk, list[Chunk]] | None) -> Chunk | None:
+        current_chunks = self._file_chunks(result.identity.repository, result.path)
+        found = find_identity(current_chunks, result)
         if found is None:
-            return self._deleted(result, "symbol no longer in file")
+            self._deleted(result, "symbol no longer in file")
+            return None
+        members = changed_members(indexed, found, current_chunks) if indexed is not None else ()
         if found.content_hash != result.content_hash:
             _set_current(result, result.path, found)
+            result.changed_members = members
             reason = "symbol text differs from indexed version"
-            return _decide(result, Verdict.CHANGED, f"{reason}; now lines {found.start_line}-{found.end_line}")
+            _decide(result, Verdict.CHANGED, f"{reason}; now lines {found.start_line}-{found.end_line}")
+            return found
         verdict = Verdict.CURRENT if same_commit else Verdict.UNCHANGED_OLDER
         reason = "content identical" if same_commit else "older commit, content identical"
-        if found.skeleton is not None and found.text != result.text:
-            # a container is its outline: members whose bodies changed are verified on their own
+        if indexed is not None and found.skeleton is not None and found.text != result.text:
+            # the full text is what this result carries: a member that changed changes it (its
+            # outline, identical, is verified as an outline: views.py)
             _set_current(result, result.path, found)
-            outline = "outline identical" if same_commit else "older commit, outline identical"
-            return _decide(result, verdict, f"{outline}; member bodies differ (each member is verified "
-                                            f"on its own); now lines {found.start_line}-{found.end_line}")
+            result.changed_members = members
+            names = ", ".join(members) or "the text between members"
+            _decide(result, Verdict.CHANGED, f"symbol text differs from indexed version; members changed: {names}; "
+                                             f"outline identical; now lines {found.start_line}-{found.end_line}")
+            return found
         if (found.start_line, found.end_line) != (result.start_line, result.end_line):
             _set_current(result, result.path, found)
             reason += (
                 f"; lines moved {result.start_line}-{result.end_line} -> {found.start_line}-{found.end_line}"
             )
         _decide(result, verdict, reason)
+        return found
 
     def _deleted(self, result: Result, why: str) -> None:
         moved = self._find_moved(result)
@@ -223,8 +266,23 @@ def find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:
     return min(same, key=lambda c: (c.content_hash != result.content_hash, abs(c.start_line - result.start_line)))
 
 
+def changed_members(indexed: tuple[Chunk, list[Chunk]], found: Chunk, current: list[Chunk]) -> tuple[str, ...]:
+    """The container's members (qualified names) whose text differs between the indexed file and
+    the target, or that one of them lacks, in the order of the target's file."""
+    container, indexed_chunks = indexed
+
+    def members(owner: Chunk, chunks: list[Chunk]) -> dict[str, str]:
+        return {c.identity.qualified_name: c.text for c in chunks
+                if c.parent == owner.identity and owner.start_line <= c.start_line and c.end_line <= owner.end_line}
+
+    before, after = members(container, indexed_chunks), members(found, current)
+    names = list(after) + [name for name in before if name not in after]
+    return tuple(name for name in names if before.get(name) != after.get(name))
+
+
 def _reset(result: Result) -> None:
     result.verdict, result.reason = None, ""
+    result.changed_members = ()
     result.current_path = result.current_start_line = result.current_end_line = result.current_text = None
 
 

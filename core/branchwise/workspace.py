@@ -321,12 +321,19 @@ class Workspace:
 
         `verifier` (for `request.branch`) lets many searches, or a search and its bundle
         context, share one target lookup."""
+        from branchwise import views
+
+        if request.detail not in views.DETAILS:
+            raise UsageError(f"unknown detail {request.detail!r} (choose from {', '.join(views.DETAILS)})")
         request = dataclasses.replace(self._restricted(request), pinned=self.pinned_keys(request.branch))
         results = self.searcher.search(request)
         (verifier or self.verifier(request.branch, against)).verify(results)
         labels.apply_labels(self.store.conn, results)
         if against is None:  # a failure against some other revision says nothing of the index
             self.record_stale(request.branch, results)
+        for result in results:  # the verdict travels with the text it describes
+            views.shape(result, request.detail, self.config.container_full_max_lines,
+                        self.config.result_full_max_lines)
         return results
 
     def neighbours(self, branch: str, vectors, depth: int) -> list[list[Result]]:

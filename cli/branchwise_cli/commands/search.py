@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from branchwise.errors import UsageError
 from branchwise.models import Result
 from branchwise.wording import plural
@@ -19,6 +21,10 @@ def add_arguments(p) -> None:
     search_options(p)
     backend(p)
     as_user(p)
+    p.add_argument("--detail", choices=("outline", "full", "signature"), default="outline",
+                   help="what each result carries: 'outline' (a large class as its outline, the rest in "
+                        "full), 'full' text, or only the 'signature'")
+    p.add_argument("--full", action="store_true", help="every result with its full text (--detail full)")
     p.add_argument("--no-stats", action="store_true",
                    help="do not append this search to the failure-statistics log (stats.jsonl)")
     json_option(p)
@@ -31,7 +37,8 @@ def run(args) -> int:
         queries = [args.query]
     else:
         raise UsageError("give a QUERY or --queries FILE")
-    requests = [request(args, query) for query in queries]
+    detail = "full" if args.full else args.detail
+    requests = [dataclasses.replace(request(args, query), detail=detail) for query in queries]
     ws = workspace(args, reader=True)
     target = ws.target_commit(args.branch, args.against)
     for number, (query, one) in enumerate(zip(queries, requests)):
@@ -57,3 +64,5 @@ def _print_results(query: str, branch: str, results: list[Result]) -> None:
              f"({r.branch} @ {r.commit[:7]}){label}")
         if r.reason:
             echo(f"     {r.reason}")
+        if r.text_kind != "full":
+            echo(f"     carries its {r.text_kind} (--full for the whole text)")

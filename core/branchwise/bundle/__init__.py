@@ -14,16 +14,19 @@ inside the index directory, or to carry something that looks like a credential.
 from __future__ import annotations
 
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from git.exc import BadName
 
+from branchwise.bundle import budget as budgeting
 from branchwise.bundle.formats import FORMATS, Facts, LeftOut, render
 from branchwise.bundle.outline import outline
-from branchwise.bundle.overlap import REFERENCE, LabelledMember, Piece, resolve
+from branchwise.bundle.overlap import REFERENCE, LabelledMember, Piece, cut, inside, resolve
 from branchwise.bundle.tokens import TokenCounter, token_counter
+from branchwise.chunking.symbols import CONTAINER_KINDS
 from branchwise.citation import Shown, header_lines, short, version_string
 from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
@@ -34,8 +37,13 @@ from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
 from branchwise.wording import plural
 
+from branchwise.views import FULL, OUTLINE, delivered
+
 REFERENCE_AS = ("code", "outline")
-BUDGET = "budget"
+BUDGET = budgeting.BUDGET
+OUTLINE_SHOWN = "Shown: outline (signatures, docstrings, comments); the body is left out"
+CONTAINER_OUTLINE_SHOWN = ("Shown: outline (signature, docstring, fields, member signatures); "
+                           "the members' bodies are left out")
 
 __all__ = [
     "FORMATS", "REFERENCE_AS", "Bundle", "BundleContext", "BundleReport", "CommitDates", "LabelledMember",
@@ -130,7 +138,10 @@ def build_bundle(results: list[Result], context: BundleContext, destination: str
             raise BranchwiseError(f"result {result.rank} ({result.path}) was not verified; verify before export")
     counter = context.tokens or token_counter()
     dates = CommitDates(context.repo)
-    pieces, left_out = resolve(results, lambda r: shown_for(r, context), context.member_labels)
+    # the bundle chooses each result's unit itself (full text, else outline): start from full
+    results = [r if r.text_kind == FULL or not r.views else delivered(r, FULL) for r in results]
+    pieces, left_out = resolve(results, lambda r: shown_for(r, context), context.member_labels,
+                               nest=context.max_tokens is None)
     for piece in pieces:
         _complete(piece, context, dates, counter)
     pieces.sort(key=lambda p: (p.role == REFERENCE, p.order))  # code to use first, then history
@@ -139,8 +150,8 @@ def build_bundle(results: list[Result], context: BundleContext, destination: str
         target_commit=context.target_commit, tokenizer=counter.name, total_tokens=None,
         index=f"{short(context.index_commit)}{_age(context.index_age_seconds)}" if context.index_commit else None,
     )
-    pieces, text = _fit(pieces, left_out, results, facts, context, counter)
-    entries = [_entry(r, shown_for(r, context), _piece_of(pieces, r), left_out.get(id(r)))
+    pieces, text, tried = _fit(pieces, left_out, results, facts, context, counter, dates)
+    entries = [_entry(r, shown_for(r, context), _piece_of(pieces, r), left_out.get(id(r)), tried.get(id(r)))
                for r in sorted(results, key=lambda r: r.rank)]
     _refuse_secrets(pieces, destination, context)
     manifest = _manifest(context, facts, entries, pieces)
@@ -150,15 +161,54 @@ def build_bundle(results: list[Result], context: BundleContext, destination: str
 def _complete(piece: Piece, context: BundleContext, dates, counter: TokenCounter) -> None:
     """Context lines, outline, header and token count of one piece."""
     result = piece.result
-    if piece.role == REFERENCE and context.reference_as == "outline":
+    if piece.role == REFERENCE and context.reference_as == "outline" and piece.text_kind == FULL:
         piece.code = outline(piece.code, piece.shown.path, result.identity.language)
+        piece.text_kind = OUTLINE
     piece.context = _context_lines(piece, context)
     piece.header = header_for(result, context, dates)
-    if piece.role == REFERENCE and context.reference_as == "outline":
-        piece.header.append("Shown: outline (signatures, docstrings, comments); the body is left out")
-        if piece.shown.note:
+    if piece.text_kind == OUTLINE:
+        container = result.text_kind == OUTLINE and result.identity.symbol_type in CONTAINER_KINDS
+        piece.header.append(CONTAINER_OUTLINE_SHOWN if container else OUTLINE_SHOWN)
+        if piece.role == REFERENCE and piece.shown.note:
             piece.header.append(f"Note: {piece.shown.note}")
     piece.tokens = counter("\n".join([*piece.header, *piece.context, piece.code]))
+
+
+def _units(piece: Piece, kept: list[Piece], context: BundleContext, dates, counter: TokenCounter) -> list[Piece]:
+    """The units that can show a piece under a budget, largest first: its full text (members
+    already in the bundle cut out, each leaving a marker line), then its outline."""
+    members = [k for k in kept if k.text_kind == FULL and k.role == piece.role and inside(k, piece)]
+    full = piece
+    if members and piece.text_kind == FULL:
+        full = dataclasses.replace(piece, cut=list(piece.cut), header=list(piece.header))
+        for member in members:
+            cut(full, member.result.identity.qualified_name, member.code, f"shown as rank {member.result.rank}")
+        full.tokens = counter("\n".join([*full.header, *full.context, full.code]))
+    units = [full]
+    smaller = _outline_unit(piece, context, dates, counter)
+    if smaller is not None:
+        units.append(smaller)
+    return units
+
+
+def _outline_unit(piece: Piece, context: BundleContext, dates, counter: TokenCounter) -> Piece | None:
+    """The piece as an outline: a container's verified outline view, else the signatures,
+    docstrings and comments of its code; None when that is no smaller."""
+    if piece.text_kind != FULL:
+        return None
+    result = piece.result
+    if OUTLINE in result.views:
+        carrier = delivered(result, OUTLINE)
+        shown = shown_for(carrier, context)
+        code = shown.text.rstrip("\n")
+    else:
+        carrier, shown = result, piece.shown
+        code = outline(piece.code, piece.shown.path, result.identity.language)
+    if len(code) >= len(piece.code):
+        return None
+    unit = Piece(carrier, shown, piece.role, code, order=piece.order, text_kind=OUTLINE, source=piece.source)
+    _complete(unit, context, dates, counter)
+    return unit
 
 
 def _context_lines(piece: Piece, context: BundleContext) -> list[str]:
@@ -177,57 +227,61 @@ def _context_lines(piece: Piece, context: BundleContext) -> list[str]:
     return lines
 
 
-def _fit(pieces, left_out, results, facts: Facts, context: BundleContext, counter: TokenCounter):
-    """Render, keeping the best pieces (greedy in bundle order) that fit `max_tokens`."""
+def _fit(pieces, left_out, results, facts: Facts, context: BundleContext, counter: TokenCounter, dates):
+    """Render; within `max_tokens`, the lists shrink first (grouped by reason, then a count),
+    and code is chosen in rank order by units that fit (bundle/budget.py). Returns the pieces
+    kept, the text, and what each result left out for the budget would have cost."""
     budget = context.max_tokens
-    kept = list(pieces)
-    if budget is not None:
-        # each step measures the real text, with every undecided piece listed as left out,
-        # so a piece is kept only when the bundle with it (and its list) still fits
+    if budget is None:
+        text, _total = _measured(facts, pieces, left_out, results, context.format, counter)
+        return pieces, text, {}
+    for level in ("groups", "count"):
+        def measure(kept, reasons, level=level):
+            return _measured(facts, kept, reasons, results, context.format, counter, level)
+
+        kept, tried = budgeting.fit(pieces, left_out, budget, measure,
+                                    lambda piece, kept: _units(piece, kept, context, dates, counter))
+        kept.sort(key=lambda p: (p.role == REFERENCE, p.order))
+        while True:  # the final lists differ from the ones measured while choosing: settle
+            text, total = measure(kept, left_out)
+            if total <= budget or not kept:
+                break
+            dropped = max(kept, key=lambda p: p.result.rank)
+            kept.remove(dropped)
+            left_out[id(dropped.source)] = BUDGET
+        if total <= budget and (kept or level == "count"):
+            return kept, text, tried
         for piece in pieces:
-            left_out[id(piece.result)] = BUDGET
-        kept = []
-        for piece in pieces:
-            del left_out[id(piece.result)]
-            _, total = _measured(facts, [*kept, piece], left_out, results, context.format, counter)
-            if total <= budget:
-                kept.append(piece)
-            else:
-                left_out[id(piece.result)] = BUDGET
-    while True:
-        text, total = _measured(facts, kept, left_out, results, context.format, counter)
-        if budget is None or total <= budget:
-            return kept, text
-        if not kept:
-            raise UsageError(f"--max-tokens {budget} is too small for the bundle's title and lists "
-                             f"({total} tokens with no chunk)")
-        left_out[id(kept.pop().result)] = BUDGET
+            left_out.pop(id(piece.source), None)
+    raise UsageError(f"--max-tokens {budget} is too small for the bundle's title ({total} tokens with no chunk)")
 
 
-def _measured(facts: Facts, pieces, left_out, results, fmt: str, counter: TokenCounter) -> tuple[str, int]:
+def _measured(facts: Facts, pieces, left_out, results, fmt: str, counter: TokenCounter,
+              level: str = "items") -> tuple[str, int]:
     """The text and its token count, with the count it states equal to the count it has."""
     facts.total_tokens = None
-    total = counter(_render(facts, pieces, left_out, results, fmt))
+    total = counter(_render(facts, pieces, left_out, results, fmt, level))
     for _ in range(5):  # stating the size changes the size by a token or two; settles at once
         facts.total_tokens = total
-        text = _render(facts, pieces, left_out, results, fmt)
+        text = _render(facts, pieces, left_out, results, fmt, level)
         if counter(text) == total:
             break
         total = counter(text)
     return text, total
 
 
-def _render(facts: Facts, pieces: list[Piece], left_out: dict[int, str], results: list[Result], fmt: str) -> str:
+def _render(facts: Facts, pieces: list[Piece], left_out: dict[int, str], results: list[Result], fmt: str,
+            level: str = "items") -> str:
     listed = [
         LeftOut(r.rank, r.identity.qualified_name, r.path, left_out[id(r)])
         for r in sorted(results, key=lambda r: r.rank)
         if id(r) in left_out
     ]
-    return render(fmt, facts, pieces, listed)
+    return render(fmt, facts, pieces, listed, level)
 
 
 def _piece_of(pieces: list[Piece], result: Result) -> Piece | None:
-    return next((p for p in pieces if p.result is result), None)
+    return next((p for p in pieces if p.source is result), None)
 
 
 def shown_for(result: Result, context: BundleContext) -> Shown:
@@ -295,7 +349,9 @@ def _age(seconds: float | None) -> str:
 # the manifest --------------------------------------------------------------------------------
 
 
-def _entry(result: Result, shown: Shown, piece: Piece | None, why_out: str | None) -> dict:
+def _entry(result: Result, shown: Shown, piece: Piece | None, why_out: str | None, tried: dict | None = None) -> dict:
+    if piece is not None:  # what the bundle carries: the verdict of the unit shown
+        result, shown = piece.result, piece.shown
     entry = {
         "rank": result.rank,
         "path": result.path,
@@ -313,8 +369,13 @@ def _entry(result: Result, shown: Shown, piece: Piece | None, why_out: str | Non
         "included": piece is not None,
         "left_out": None if piece is not None else why_out,
     }
+    if result.changed_members:
+        entry["changed_members"] = list(result.changed_members)
+    if tried is not None:  # left out for the budget: the smallest unit tried, and the size it needed
+        entry.update(tried)
     if piece is not None:
-        entry.update(text="current" if shown.current else "indexed", lines=[shown.start_line, shown.end_line],
+        entry.update(text="current" if shown.current else "indexed", text_kind=piece.text_kind,
+                     lines=[shown.start_line, shown.end_line],
                      shown_path=shown.path, section="use" if piece.role != REFERENCE else "history-and-references",
                      tokens=piece.tokens, cut_out=piece.cut, context_lines=len(piece.context))
     return entry

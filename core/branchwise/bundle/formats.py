@@ -44,8 +44,30 @@ class LeftOut:
     reason: str
 
 
-def render(fmt: str, facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str:
-    return {"markdown": _markdown, "xml": _xml, "json": _json}[fmt](facts, pieces, left_out)
+#: how the list of what was left out is written: one line per result, one line per reason
+#: with the ranks, or only how many (a budget shrinks the lists before it drops code)
+LIST_LEVELS = ("items", "groups", "count")
+_GROUP_WORDS = {"inside": "inside a larger chunk", "duplicate": "another result of the same symbol",
+                "identical": "identical to another chunk"}
+_RANK_IN_REASON = re.compile(r"\s+(of |to )?rank \d+.*$|\s*\(.*$|:.*$")
+
+
+def render(fmt: str, facts: Facts, pieces: list[Piece], left_out: list[LeftOut], level: str = "items") -> str:
+    return {"markdown": _markdown, "xml": _xml, "json": _json}[fmt](facts, pieces, shrink(left_out, level))
+
+
+def shrink(left_out: list[LeftOut], level: str) -> list[LeftOut]:
+    """The left-out list at a level of detail: grouped entries carry the reason and the ranks
+    (`qualified_name` empty, `path` the ranks), a count-only list one entry."""
+    if level == "items" or not left_out:
+        return left_out
+    if level == "count":
+        return [LeftOut(0, "", "", f"{len(left_out)} results left out; the manifest names each with its reason")]
+    groups: dict[str, list[int]] = {}
+    for item in left_out:
+        reason = _RANK_IN_REASON.sub("", item.reason) or item.reason
+        groups.setdefault(_GROUP_WORDS.get(reason, reason), []).append(item.rank)
+    return [LeftOut(ranks[0], "", "ranks " + ", ".join(map(str, ranks)), reason) for reason, ranks in groups.items()]
 
 
 def header_fields(header: list[str]) -> dict[str, str]:
@@ -90,7 +112,8 @@ def _markdown(facts: Facts, pieces: list[Piece], left_out: list[LeftOut]) -> str
             number += 1
             parts.append(_markdown_piece(number, piece, "###"))
     if left_out:
-        rows = [escape_controls(f"- rank {item.rank} `{item.qualified_name}` ({item.path}): {item.reason}")
+        rows = [escape_controls(f"- rank {item.rank} `{item.qualified_name}` ({item.path}): {item.reason}"
+                                if item.qualified_name else f"- {item.reason}" + (f": {item.path}" if item.path else ""))
                 for item in left_out]
         parts.append("## Left out\n\n" + "\n".join(rows) + "\n")
     return "\n".join(parts)

@@ -53,9 +53,15 @@ class Piece:
     header: list[str] = field(default_factory=list)
     tokens: int = 0
     order: int = 0  # where it goes in its section: its rank, or a better one of a member it shows
+    #: what `code` is: "full" text or an "outline" (a budget's smaller unit: bundle/budget.py)
+    text_kind: str = "full"
+    #: the result this piece stands for in the bundle's lists (`result` may be a copy of it
+    #: carrying another view: its outline)
+    source: Result | None = None
 
     def __post_init__(self) -> None:
         self.order = self.order or self.result.rank
+        self.source = self.source or self.result
 
 
 def role_of(label: Label) -> str:
@@ -66,8 +72,11 @@ def resolve(
     results: list[Result],
     shown_for: Callable[[Result], Shown],
     member_labels: Callable[[Result], list[LabelledMember]] | None = None,
+    nest: bool = True,
 ) -> tuple[list[Piece], dict[int, str]]:
-    """Pieces in rank order, and the reason each other result was left out (keyed by id())."""
+    """Pieces in rank order, and the reason each other result was left out (keyed by id()).
+    Without `nest`, members stay beside their containers (a budget decides, in rank order,
+    which unit shows them: bundle/budget.py)."""
     left_out: dict[int, str] = {}
     candidates: list[Piece] = []
     for result in sorted(results, key=lambda r: r.rank):
@@ -80,7 +89,7 @@ def resolve(
             candidates.append(Piece(result, shown, role_of(shown.label), shown.text.rstrip("\n")))
     pieces = _one_per_identity(candidates, left_out)
     pieces = _identical_text_once(pieces, left_out)
-    _nest(pieces, left_out, member_labels)
+    _nest(pieces, left_out, member_labels, nest)
     return [p for p in pieces if id(p.result) not in left_out], left_out
 
 
@@ -120,14 +129,17 @@ def _normalized(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def _nest(pieces: list[Piece], left_out: dict[int, str], member_labels) -> None:
-    """Drop or cut out members of larger pieces (rule 4 of the module docstring)."""
+def _nest(pieces: list[Piece], left_out: dict[int, str], member_labels, nest: bool = True) -> None:
+    """Drop or cut out members of larger pieces (rule 4 of the module docstring); without
+    `nest`, members with their container's role stay."""
     by_size = sorted(pieces, key=lambda p: -len(p.code))
     for index, member in enumerate(by_size):
         container = next((c for c in by_size[:index] if _inside(member, c) and id(c.result) not in left_out), None)
         if container is None:
             continue
         if member.role == container.role:
+            if not nest:
+                continue
             container.order = min(container.order, member.order)
             left_out[id(member.result)] = (
                 f"inside rank {container.result.rank} ({container.result.identity.qualified_name})"
@@ -153,6 +165,16 @@ def _nest(pieces: list[Piece], left_out: dict[int, str], member_labels) -> None:
 
 def _label_word(piece: Piece) -> str:
     return "reference-only" if piece.role == REFERENCE else "use"
+
+
+def inside(member: Piece, container: Piece) -> bool:
+    """Is the member's text part of the container's (same file)?"""
+    return _inside(member, container)
+
+
+def cut(container: Piece, qualified_name: str, text: str, why: str) -> None:
+    """Replace a member's lines in the container's code by one marker line naming why."""
+    _cut(container, qualified_name, text, why)
 
 
 def _inside(member: Piece, container: Piece) -> bool:

@@ -15,12 +15,12 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from branchwise import __version__
 from branchwise.errors import BranchwiseError, UsageError
-from branchwise.mcp_server.service import MAX_ITEMS, MAX_TOP_K, AgentService
+from branchwise.mcp_server.service import MAX_ITEMS, MAX_TOP_K, DEFAULT_ANSWER_TOKENS, MIN_ANSWER_TOKENS, AgentService, compact_json
 from branchwise.workspace import Workspace
 
 log = logging.getLogger("branchwise.mcp")
@@ -60,36 +60,38 @@ def build_server(service: AgentService) -> MCPServer:
     server = _Server(name="branchwise", version=__version__, instructions=INSTRUCTIONS)
 
     @server.tool(annotations=READ_ONLY, description=(
-        "Search the code of one branch by meaning and by name, and verify each result against the "
-        "code as it is now. Returns `results`, best first, each with path, qualified_name, lines, "
-        "`verdict` (current, unchanged-older, changed, deleted, unverifiable), `reason`, `handling` "
-        "(use or reference-only; reviewer labels applied, excluded and exclude-labelled code never "
-        "returned), a citation `header` to quote, and `text`: the current code when it changed or "
-        "moved (`text_is` says which). `freshness` compares the indexed commit with the branch tip."))
+        "Search one branch's code by meaning and name, each result verified against the code now. "
+        "Results, best first: path, qualified_name, lines, `verdict` (current, unchanged-older, "
+        "changed, deleted, unverifiable), `reason`, `handling` (use or reference-only), a citation "
+        "`header` to quote, `text` (`text_kind` full, outline or signature; `text_is` current or "
+        "indexed). A large class comes as its outline (`symbol` gives it in full)."))
     def search_code(
-        query: Annotated[str, Field(description="What the code does, in words or identifiers, e.g. 'make order cancellation idempotent'.")],
+        query: Annotated[str, Field(description="What the code does, in words or identifiers.")],
         branch: Branch = None,
-        top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many results (usable ones; excluded code is only counted).")] = 10,
-        language: Annotated[str | None, Field(description="Only this language, e.g. python, rust, typescript, go.")] = None,
-        path_prefix: Annotated[str | None, Field(description="Only paths starting with this, e.g. 'src/orders/'.")] = None,
-        scope: Annotated[Literal["branch", "all"], Field(description="'branch': the branch's own code; 'all': also other branches and deleted history, marked as history.")] = "branch",
+        top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many results.")] = 10,
+        language: Annotated[str | None, Field(description="Only this language, e.g. python, go.")] = None,
+        path_prefix: Annotated[str | None, Field(description="Only paths starting with this.")] = None,
+        scope: Annotated[Literal["branch", "all"], Field(description="'all' adds other branches and deleted history after the branch's own results.")] = "branch",
         repository: Repository = None,
-    ) -> dict[str, Any]:
-        return _answer("search_code", lambda: service.search_code(query, branch, top_k, language, path_prefix, scope, repository))
+        detail: Annotated[Literal["outline", "full", "signature"], Field(description="'outline': large classes as outlines; 'full'; 'signature': declarations only.")] = "outline",
+        max_tokens: Annotated[int | None, Field(ge=MIN_ANSWER_TOKENS, description="Budget for the whole answer (null: none); later results shrink or are omitted, code is never cut.")] = DEFAULT_ANSWER_TOKENS,
+    ) -> CallToolResult:
+        return _compact(_answer("search_code", lambda: service.search_code(
+            query, branch, top_k, language, path_prefix, scope, repository, detail, max_tokens)))
 
     @server.tool(annotations=READ_ONLY, description=(
-        "The context bundle for a question, as `branchwise export` writes it: Markdown with a "
-        "citation header per chunk, duplicates dropped, history marked reference-only, excluded "
-        "code left out, within `max_tokens`. Returns `bundle` (the text), `tokens`, `tokenizer`, "
-        "`included` (one manifest entry per chunk) and `left_out` (with reasons, e.g. budget)."))
+        "The context bundle for a question, as `branchwise export` writes it: Markdown, a citation "
+        "header per chunk, duplicates dropped, history reference-only. The whole answer fits "
+        "`max_tokens`: results in rank order, each in full, else as its outline. Returns `bundle`, "
+        "`tokens`, `answer_tokens`, `included` and `left_out` (with reasons)."))
     def context_bundle(
         query: Annotated[str, Field(description="The question the bundle answers.")],
         branch: Branch = None,
-        max_tokens: Annotated[int | None, Field(ge=50, description="Token budget: the best chunks that fit are kept, the rest listed in left_out.")] = None,
+        max_tokens: Annotated[int | None, Field(ge=50, description="Token budget for the whole answer.")] = None,
         top_k: Annotated[int, Field(ge=1, le=MAX_TOP_K, description="How many search results to build the bundle from.")] = 10,
         repository: Repository = None,
-    ) -> dict[str, Any]:
-        return _answer("context_bundle", lambda: service.context_bundle(query, branch, max_tokens, top_k, repository))
+    ) -> CallToolResult:
+        return _compact(_answer("context_bundle", lambda: service.context_bundle(query, branch, max_tokens, top_k, repository)))
 
     @server.tool(annotations=READ_ONLY, description=(
         "Re-check code you are about to rely on. Each item is an object {path, content_hash, commit, "
@@ -119,8 +121,8 @@ def build_server(service: AgentService) -> MCPServer:
         return _answer("index_status", lambda: service.index_status(repository))
 
     @server.tool(annotations=READ_ONLY, description=(
-        "The code of one symbol as it is now, with its citation header and verdict: the current "
-        "text when it changed since indexing. Name it as search_code returned it."))
+        "The full text of one symbol (a class in full, where search_code gave its outline), with its "
+        "citation header and verdict; the current text when it changed since indexing."))
     def symbol(
         path: Annotated[str, Field(description="File path relative to the repository root, e.g. 'src/orders/services/order_service.py'.")],
         qualified_name: Annotated[str, Field(description="Qualified name, e.g. 'OrderService.cancel_order'.")],
@@ -130,6 +132,11 @@ def build_server(service: AgentService) -> MCPServer:
         return _answer("symbol", lambda: service.symbol(path, qualified_name, branch, repository))
 
     return server
+
+
+def _compact(answer: dict) -> CallToolResult:
+    """The answer as compact JSON text (what the agent reads), and as structured content."""
+    return CallToolResult(content=[TextContent(type="text", text=compact_json(answer))], structured_content=answer)
 
 
 def _answer(tool: str, call: Callable[[], dict]) -> dict:

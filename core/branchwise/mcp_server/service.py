@@ -11,9 +11,11 @@ connection and git reader are shared.
 
 from __future__ import annotations
 
+import json
 import threading
 
-from branchwise import usage
+from branchwise import usage, views
+from branchwise.bundle.tokens import token_counter
 from branchwise.bundle import BundleContext, shown_for
 from branchwise.errors import UsageError
 from branchwise.labels import effective_label
@@ -24,6 +26,33 @@ from branchwise.workspace import Workspace
 
 MAX_TOP_K = 50
 MAX_ITEMS = 200
+#: the smallest answer budget worth asking for: the answer's frame alone takes about 150 tokens
+MIN_ANSWER_TOKENS = 200
+#: a search answer's default budget: the best results in full, later ones as outlines or
+#: signatures (each one `symbol` call from its full text); None asks for no limit
+DEFAULT_ANSWER_TOKENS = 3000
+MIN_BUNDLE_TOKENS = 50
+_INCLUDED_KEYS = ("rank", "path", "qualified_name", "verdict", "text_kind", "section", "tokens")
+#: what each result can shrink to, largest first, under a budget
+_SMALLER = {views.FULL: (views.FULL, views.OUTLINE, views.SIGNATURE),
+            views.OUTLINE: (views.OUTLINE, views.SIGNATURE), views.SIGNATURE: (views.SIGNATURE,)}
+
+
+def compact_json(answer: dict) -> str:
+    """The answer as an agent reads it: JSON without indentation or spaces."""
+    return json.dumps(answer, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def with_token_count(answer: dict, key: str = "tokens") -> dict:
+    """The answer with its own size in tokens in `key` (the count includes the field)."""
+    count = token_counter()
+    answer[key] = count(compact_json(answer))
+    for _ in range(5):
+        total = count(compact_json(answer))
+        if total == answer[key]:
+            break
+        answer[key] = total
+    return answer
 
 
 class AgentService:
@@ -46,29 +75,38 @@ class AgentService:
     # the tools --------------------------------------------------------------------------
 
     def search_code(self, query: str, branch: str | None = None, top_k: int = 10, language: str | None = None,
-                    path_prefix: str | None = None, scope: str = "branch", repository: str | None = None) -> dict:
+                    path_prefix: str | None = None, scope: str = "branch", repository: str | None = None,
+                    detail: str = views.OUTLINE, max_tokens: int | None = DEFAULT_ANSWER_TOKENS) -> dict:
         if not query.strip():
             raise UsageError("query is empty: describe the code you are looking for")
         if not 1 <= top_k <= MAX_TOP_K:
             raise UsageError(f"top_k must be between 1 and {MAX_TOP_K}")
         if scope not in ("branch", "all"):
             raise UsageError("scope must be 'branch' (the branch's code) or 'all' (with other branches and history)")
+        if detail not in views.DETAILS:
+            raise UsageError(f"detail must be one of {', '.join(views.DETAILS)}")
+        if max_tokens is not None and max_tokens < MIN_ANSWER_TOKENS:
+            raise UsageError(f"max_tokens must be at least {MIN_ANSWER_TOKENS} (the answer's frame takes about 150)")
         with self._lock:
             ws, branch, freshness = self._open(repository, branch)
             request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope,
-                                    language=language, path_prefix=path_prefix)
+                                    language=language, path_prefix=path_prefix, detail=detail)
             verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
             context = ws.bundle_context(request, results, verifier=verifier)
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
             self._record(ws, branch, results, verifier)
-            return {
+            answer = {
                 "query": query, "repository": ws.repo.name, "branch": branch,
                 "target": context.target, "target_commit": context.target_commit,
-                "freshness": freshness,
-                "results": [_entry(ws, r, context) for r in kept],
-                "excluded": len(results) - len(kept),
+                "freshness": freshness, "detail": detail, "max_tokens": max_tokens,
+                "results": [], "excluded": len(results) - len(kept), "omitted": [],
             }
+            if max_tokens is None:
+                answer["results"] = [_entry(ws, r, context) for r in kept]
+                return with_token_count(answer)
+            candidates = [(r, [k for k in _SMALLER[r.text_kind] if k in r.views] or [r.text_kind]) for r in kept]
+            return _within(answer, candidates, lambda r: _entry(ws, r, context), max_tokens)
 
     def context_bundle(self, query: str, branch: str | None = None, max_tokens: int | None = None,
                        top_k: int = 10, repository: str | None = None) -> dict:
@@ -83,18 +121,28 @@ class AgentService:
             request = SearchRequest(query=query, branch=branch, top_k=top_k)
             verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
-            bundle = ws.build_bundle(request, results, max_tokens=max_tokens)
-            self._record(ws, branch, results, verifier, used=usage.bundle_uses(results, bundle.manifest["results"]))
-            entries = bundle.manifest["results"]
-            return {
-                "query": query, "repository": ws.repo.name, "branch": branch, "freshness": freshness,
-                "bundle": bundle.text, "tokens": bundle.total_tokens, "max_tokens": max_tokens,
-                "tokenizer": bundle.manifest["tokenizer"],
-                "included": [e for e in entries if e["included"]],
-                "left_out": [{"rank": e["rank"], "path": e["path"], "qualified_name": e["qualified_name"],
-                              "reason": e["left_out"]}
-                             for e in entries if not e["included"] and e["label"] != "exclude"],
-            }
+            answer: dict = {}
+            budget = max_tokens
+            for _ in range(6):  # the answer's metadata and JSON escapes cost tokens too: fit the whole
+                bundle = ws.build_bundle(request, results, max_tokens=budget)
+                entries = bundle.manifest["results"]
+                answer = with_token_count({
+                    "query": query, "repository": ws.repo.name, "branch": branch, "freshness": freshness,
+                    "bundle": bundle.text, "tokens": bundle.total_tokens, "max_tokens": max_tokens,
+                    "tokenizer": bundle.manifest["tokenizer"],
+                    "included": [{key: e.get(key) for key in _INCLUDED_KEYS} for e in entries if e["included"]],
+                    "left_out": [{"rank": e["rank"], "qualified_name": e["qualified_name"], "reason": e["left_out"]}
+                                 for e in entries if not e["included"] and e["label"] != "exclude"],
+                }, key="answer_tokens")
+                if max_tokens is None or answer["answer_tokens"] <= max_tokens:
+                    break
+                budget = (budget or max_tokens) - (answer["answer_tokens"] - max_tokens) - 2
+                if budget < MIN_BUNDLE_TOKENS:
+                    raise UsageError(f"max_tokens {max_tokens} is too small for the bundle and its lists")
+            else:
+                raise UsageError(f"the answer did not fit in max_tokens {max_tokens}")
+            self._record(ws, branch, results, verifier, used=usage.bundle_uses(results, entries))
+            return answer
 
     def verify_citations(self, items: list, branch: str | None = None, repository: str | None = None) -> dict:
         if not isinstance(items, list) or not items:
@@ -165,6 +213,7 @@ class AgentService:
             result = ws.live_symbol(branch, path, qualified_name)
             verifier = ws.verifier(branch)
             verifier.verify([result])
+            views.deliver(result, views.FULL)  # the whole text, verified as the whole text
             ws.apply_labels([result])
             context = ws.bundle_context(SearchRequest(query=qualified_name, branch=branch), [result], verifier=verifier)
             self._record(ws, branch, [result], verifier)
@@ -220,23 +269,60 @@ class AgentService:
             ws.record_session("mcp", branch, results, target_commit=verifier.target_commit, used=used)
 
 def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
-    """One result as an agent gets it: what to read, its citation header and how to treat it."""
+    """One result as an agent gets it: what to read, its citation header and how to treat it.
+    Commits and hashes are 12-digit prefixes (verify_citations takes prefixes); fields that say
+    nothing (no reviewer label, not pinned) are left out, to keep the answer affordable."""
     shown = shown_for(result, context)
     entry = {
         "rank": result.rank, "path": shown.path, "qualified_name": result.identity.qualified_name,
         "symbol_type": result.identity.symbol_type, "language": result.identity.language,
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
-        "handling": shown.label.value, "reviewer_label": result.label.value if result.label else None,
-        "pinned": result.pinned,
+        "handling": shown.label.value,
         "header": "\n".join(ws.citation_header(result, context)),
-        "text": shown.text, "text_is": "current" if shown.current else "indexed",
-        "indexed": {"path": result.path, "branch": result.branch, "commit": result.commit,
-                    "start_line": result.start_line, "end_line": result.end_line,
-                    "content_hash": result.content_hash},
+        "text": shown.text, "text_is": "current" if shown.current else "indexed", "text_kind": result.text_kind,
+        "indexed": {"commit": result.commit[:12], "content_hash": result.content_hash[:12],
+                    "start_line": result.start_line, "end_line": result.end_line},
     }
+    if result.path != shown.path:
+        entry["indexed"]["path"] = result.path
+    if result.branch != context.branch:
+        entry["indexed"]["branch"] = result.branch
+    if result.label is not None:
+        entry["reviewer_label"] = result.label.value
+    if result.pinned:
+        entry["pinned"] = True
+    if result.changed_members:
+        entry["changed_members"] = list(result.changed_members)
     if result.history:
         entry["history"] = result.history_note or True
     if shown.note:
         entry["reviewer_note"] = shown.note
     return entry
+
+
+def _within(answer: dict, candidates: list, entry_of, max_tokens: int) -> dict:
+    """The answer with as many results as fit in `max_tokens`, in rank order, each as the
+    largest of its kinds that fits (full, outline, signature); a result that fits in none is
+    omitted with everything after it, never cut inside its code."""
+    count = token_counter()
+    frame = count(compact_json({**answer, "tokens": max_tokens, "omitted": [c[0].rank for c in candidates]}))
+    used = frame
+    for position, (result, kinds) in enumerate(candidates):
+        chosen = None
+        for kind in kinds:
+            entry = entry_of(views.delivered(result, kind))
+            cost = count(compact_json(entry)) + 1
+            if used + cost <= max_tokens:
+                chosen = entry
+                break
+        if chosen is None:
+            answer["omitted"] = [c[0].rank for c in candidates[position:]]
+            break
+        answer["results"].append(chosen)
+        used += cost
+    with_token_count(answer)
+    while answer["tokens"] > max_tokens and answer["results"]:  # the sum of parts undercounted
+        answer["omitted"].insert(0, answer["results"].pop()["rank"])
+        with_token_count(answer)
+    return answer

@@ -28,6 +28,7 @@ from branchwise.models import Chunk, Result, Verdict, version_id
 from branchwise.search import SearchRequest
 from branchwise.symbols import shape_hash, short_name
 from branchwise.tours.tourfile import Step, Tour
+from branchwise.views import OUTLINE, deliver
 
 if TYPE_CHECKING:
     from branchwise.verify import Verifier
@@ -68,6 +69,7 @@ class StepCheck:
             "start_line": self.start_line,
             "end_line": self.end_line,
             "text": self.text,
+            "text_kind": self.result.text_kind if self.result is not None else None,
         }
 
 
@@ -167,10 +169,11 @@ def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, path
     result = Result(
         rank=number, score=0.0, identity=identity, branch=branch, commit=commit,
         start_line=step.start_line or seen.start_line, end_line=step.end_line or seen.end_line,
-        indexed_at="", content_hash=content_hash, text=seen.text,
+        indexed_at="", content_hash=content_hash, text=seen.stored_text,
         blob=repo.blob_at(commit, path), version_id=version_id(identity, content_hash),
     )
     verifier.verify([result])
+    deliver(result, OUTLINE)  # a class step is about its outline, and is verified as one (views.py)
     assert result.verdict is not None, "Verifier.verify gives every result a verdict"
     if result.verdict is Verdict.DELETED and result.current_path is None:
         renamed = _renamed(verifier, result, seen)
