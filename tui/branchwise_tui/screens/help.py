@@ -10,11 +10,12 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from branchwise_tui.keys import Key
+from branchwise_tui.widgets.lists import KeyScroll
 
 
 class HelpScreen(ModalScreen[None]):
@@ -22,6 +23,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark", "dismiss", "Close"),
         Binding("q", "app.quit", "Quit"),
     ]
+    AUTO_FOCUS = "#help-scroll"  # the arrows, PageUp/PageDown, Home/End and j k g G scroll it
 
     def __init__(self, keys) -> None:
         """`keys`: the app's key table, or (key, what it does) pairs (the diff and tour modes)."""
@@ -32,9 +34,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             yield Static("branchwise review · keys", id="help-title")
-            with VerticalScroll(id="help-scroll"):
+            with KeyScroll(id="help-scroll"):
                 yield Static(key_table(self.rows), id="help-keys")
-            yield Static("Esc or ? closes this help · q quits · Ctrl+P finds any action by name",
+            yield Static("Esc or ? closes this help · ↑↓ PgUp PgDn scroll · q quits · Ctrl+P finds any action",
                          id="help-footer")
 
 
@@ -59,10 +61,9 @@ def key_table(keys: tuple[Key, ...]) -> Table:
         split = (len(rows) + 1) // 2
     left, right = rows[:split], rows[split:]
     table = Table.grid(padding=(0, 1), expand=True)
-    table.add_column(justify="right", no_wrap=True, width=5)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    table.add_column(justify="right", no_wrap=True, width=5)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    for half in (left, right):
+        table.add_column(justify="right", no_wrap=True, width=max([5, *(len(key.plain) for key, _ in half)]))
+        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     empty = (Text(""), Text(""))
     for index in range(max(len(left), len(right))):
         a = left[index] if index < len(left) else empty
