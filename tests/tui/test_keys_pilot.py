@@ -114,6 +114,39 @@ async def test_typing_right_after_enter_all_goes_to_the_query_box(shop_index):
         _untouched(app, shop_index, labels_before, False)
 
 
+def _burst(app, keys: str) -> None:
+    """Queue every key at once, as a terminal delivers fast typing (Pilot waits after each)."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    for char in keys:
+        name = char if char.isalnum() else _character_to_key(char)
+        event = events.Key(name, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+
+
+@run_async
+async def test_a_burst_of_keys_after_slash_all_goes_to_the_query_box(shop_index):
+    """`/` and a question typed faster than the app handles keys: the focus moves to the box
+    before the next key is handled, and nothing selected on focus swallows what follows."""
+    labels_before = _stored_labels(shop_index)
+    app = _app(shop_index)
+    gate = _gate_search(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        gate.set()
+        await _until_searched(pilot)
+        await settle(pilot)
+        assert isinstance(app.focused, ResultsTable)  # the search was given on the command line
+        _burst(app, "/" + TYPED + " to src/out.md")
+        await settle(pilot)
+        box = app.query_one("#query")
+        assert box.value == TYPED + " to src/out.md"  # a `/` in the box is text
+        assert app.focused is box
+        _untouched(app, shop_index, labels_before, False)
+
+
 @run_async
 async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
     app = _app(shop_index, query="")

@@ -82,7 +82,7 @@ class BranchwiseApp(App[None]):
     COMMANDS = App.COMMANDS | {ReviewCommands}
     KEYS = KEYS
     BINDINGS = [
-        *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False)
+        *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False, priority=k.first)
           for k in KEYS if k.bound and k.key != "enter"),
         Binding("escape", "focus_results", "Results", show=False),
     ]
@@ -105,12 +105,15 @@ class BranchwiseApp(App[None]):
         #: label and note changes, the last one last: `U` takes them back one at a time
         self.undo_stack: list = []
         self.bundle_tokens: int | None = None
+        self.measures_started = 0
         self.branch_names = [branch]  # the branch selector's choices (the indexed branches)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="controls"):
-            yield Input(self.initial_query, id="query",
+            # no select-on-focus: Textual selects the text after the keys already queued, so
+            # a fast typist's first words would be replaced (`/` selects it at once instead)
+            yield Input(self.initial_query, id="query", select_on_focus=False,
                         placeholder=f"Ask about the code of {self.session.repository} (Enter searches)")
             yield Select([(self.session.branch, self.session.branch)], value=self.session.branch,
                          allow_blank=False, id="branch")
@@ -131,7 +134,7 @@ class BranchwiseApp(App[None]):
         if self.initial_query.strip():
             self.start_search()
         else:
-            self.query_one("#query", Input).focus()
+            focus_now(self.query_one("#query", Input))
             self.query_one(Preview).clear(
                 "Type a question and press Enter. Press ? for the keys.\n"
                 "The model loads in the background meanwhile.")
@@ -188,7 +191,7 @@ class BranchwiseApp(App[None]):
         table.indexed_text = self.session.use_indexed_text
         table.show(self.session.results, self.session.commit_dates())
         if self._results_may_take_focus():
-            table.focus()  # a loading table cannot take the focus, so it takes it now
+            focus_now(table)  # a loading table cannot take the focus, so it takes it now
         self.query_one(KeyBar).set_status(f"{len(message.results)} results")
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
@@ -353,13 +356,18 @@ class BranchwiseApp(App[None]):
         """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""
         session = self.session
         if session.request is not None:
-            self.run_measure(session.request, list(session.results), frozenset(session.use_indexed_text))
+            self.measures_started += 1
+            self.run_measure(self.measures_started, session.request, list(session.results),
+                             frozenset(session.use_indexed_text))
 
     @work(thread=True, exclusive=True, group="measure", name="measure", exit_on_error=False)
-    def run_measure(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> None:
-        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text)))
+    def run_measure(self, number: int, request: SearchRequest, results: list[Result],
+                    use_indexed_text: frozenset[str]) -> None:
+        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text), number))
 
     def on_bundle_measured(self, message: BundleMeasured) -> None:
+        if message.number != self.measures_started:
+            return  # counted before a later change: the later count is on its way
         self.bundle_tokens = message.tokens
         self.sub_title = f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens:,} tokens"
         self.query_one(ResultsTable).bundle_tokens = message.tokens
@@ -483,7 +491,7 @@ class BranchwiseApp(App[None]):
         def apply(chosen: Filter | None) -> None:
             if chosen is not None:
                 table.set_filter(chosen)
-                table.focus()
+                focus_now(table)
 
         self.push_screen(FilterScreen(table.filter), apply)
 
@@ -544,14 +552,17 @@ class BranchwiseApp(App[None]):
     # focus, help, quit ------------------------------------------------------------------------
 
     def action_focus_query(self) -> None:
-        self.query_one("#query", Input).focus()
+        """The query box, its text selected (typing replaces it; an arrow key keeps it)."""
+        box = self.query_one("#query", Input)
+        focus_now(box)
+        box.select_all()
 
     def action_focus_results(self) -> None:
-        self.query_one(ResultsTable).focus()
+        focus_now(self.query_one(ResultsTable))
 
     def action_focus_branch(self) -> None:
         select = self.query_one("#branch", Select)
-        select.focus()
+        focus_now(select)
         select.expanded = True
 
     def action_toggle_scope(self) -> None:
@@ -578,6 +589,8 @@ class BranchwiseApp(App[None]):
         result run only from the results table, and not while it waits for a search."""
         if len(self.screen_stack) > 1:
             return action in OVER_OTHER_SCREENS
+        if action == "focus_query" and isinstance(self.screen.focused, Input):
+            return False  # a `/` typed in a box is text (its binding is looked at first: see keys.Key.first)
         if action in ON_THE_TABLE:
             focused = self.screen.focused
             return isinstance(focused, ResultsTable) and not focused.loading
@@ -594,6 +607,12 @@ class BranchwiseApp(App[None]):
             if worker.name == "model":
                 self.query_one(KeyBar).set_status("model failed")
             self.notify(str(worker.error), title=WORK_NAMES.get(worker.name, "Error"), severity="error", timeout=10)
+
+
+def focus_now(widget) -> None:
+    """Focus `widget` before the next key is handled. `Widget.focus` only schedules it, after
+    the keys already queued: typed fast, they would still go to the widget focused before."""
+    widget.screen.set_focus(widget)
 
 
 def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch",

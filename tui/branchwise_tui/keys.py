@@ -17,6 +17,8 @@ class Key:
     group: str
     priority: int  # key bar: lower numbers stay when the width runs out; 0 never shown there
     bound: bool = True  # False: a key of the widgets (moving, scrolling), listed in the help only
+    #: handled as it arrives, before the keys typed after it are routed: they go where it sends the focus
+    first: bool = False
 
 
 KEYS = (
@@ -34,7 +36,7 @@ KEYS = (
     Key("p", "p", "copy('location')", "path", "copy path:line", "Act", 9),
     Key("y", "y", "copy('chunk')", "chunk", "copy the chunk's text", "Act", 9),
     Key("e", "e", "export", "export", "bundle preview, then write it", "Act", 3),
-    Key("slash", "/", "focus_query", "query", "edit the query; Enter searches", "View", 1),
+    Key("slash", "/", "focus_query", "query", "edit the query; Enter searches", "View", 1, first=True),
     Key("b", "b", "focus_branch", "branch", "choose the branch", "View", 4),
     Key("a", "a", "toggle_scope", "history", "this branch / all history", "View", 4),
     Key("o", "o", "next_sort", "sort", "sort by the next column", "View", 7),
@@ -46,11 +48,10 @@ KEYS = (
     Key("I", "I", "index_status", "status", "index status and stale records", "Index", 0),
     Key("question_mark", "?", "help", "help", "this help", "App", 1),
     Key("q", "q", "quit", "quit", "quit (saves session stats)", "App", 1),
-    Key("", "Tab", "", "", "next field/pane (⇧Tab: back)", "Move", 0, bound=False),
-    Key("", "↑↓ j k", "", "", "move in a list, scroll a pane", "Move", 0, bound=False),
-    Key("", "PgUp/Dn", "", "", "a page up / down", "Move", 0, bound=False),
-    Key("", "Home g", "", "", "first row, top", "Move", 0, bound=False),
-    Key("", "End G", "", "", "last row, bottom", "Move", 0, bound=False),
-    Key("", "Esc", "", "", "to the results; cancel", "Move", 0, bound=False),
-    Key("", "Enter", "", "", "in a dialog: apply or write", "Move", 0, bound=False),
+    Key("", "Tab ⇧Tab", "", "", "next/previous field or pane", "Move", 0, bound=False),
+    Key("", "↑↓ j k", "", "", "a row, a line", "Move", 0, bound=False),
+    Key("", "PgUp PgDn", "", "", "a page", "Move", 0, bound=False),
+    Key("", "Home g  End G", "", "", "first/last row, top/bottom", "Move", 0, bound=False),
+    Key("", "Esc", "", "", "back to the results, cancel", "Move", 0, bound=False),
+    Key("", "Enter", "", "", "apply a dialog", "Move", 0, bound=False),
 )

@@ -97,11 +97,13 @@ class StatsLoaded(Message):
 
 
 class BundleMeasured(Message):
-    """The bundle that the reviewed results would make now holds `tokens` tokens."""
+    """The bundle that the reviewed results would make now holds `tokens` tokens (the
+    `number`th count the app asked for: an earlier one finishing late is stale)."""
 
-    def __init__(self, tokens: int) -> None:
+    def __init__(self, tokens: int, number: int = 0) -> None:
         super().__init__()
         self.tokens = tokens
+        self.number = number
 
 
 class BundlePlanned(Message):

@@ -35,9 +35,23 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(id="help-box"):
             yield Static("branchwise review · keys", id="help-title")
             with KeyScroll(id="help-scroll"):
-                yield Static(key_table(self.rows), id="help-keys")
-            yield Static("Esc or ? closes this help · ↑↓ PgUp PgDn scroll · q quits · Ctrl+P finds any action",
+                yield Static(key_table(tuple(k for k in self.rows if k.bound)), id="help-keys")
+                moves = tuple(k for k in self.rows if not k.bound)
+                if moves:
+                    yield Static(move_line(moves), id="help-moves")
+            yield Static("Esc or ? closes this help · q quits · Ctrl+P finds any action by name",
                          id="help-footer")
+
+
+def move_line(keys: tuple[Key, ...]) -> Text:
+    """The keys that move and scroll (every list and pane has them), as one wrapped paragraph."""
+    line = Text("Move  ", style="bold underline")
+    for index, key in enumerate(keys):
+        if index:
+            line.append(" · ", style="dim")
+        line.append(key.shown, style="bold cyan")
+        line.append(f" {key.description}")
+    return line
 
 
 def key_rows(keys: tuple[Key, ...]) -> list[tuple[Text, Text]]:
