@@ -156,3 +156,337 @@ async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
         await settle(pilot)
         assert app.session.results
         assert isinstance(app.focused, ResultsTable)
+
+
+# undo ----------------------------------------------------------------------------------------
+
+
+@run_async
+async def test_u_undoes_label_and_note_changes_one_at_a_time_in_the_store(shop_index):
+    from branchwise.models import Label, Verdict
+    from branchwise.search import SearchRequest
+    from branchwise_tui.widgets.keybar import KeyBar
+    from pilot_helpers import select_row
+
+    repo, index_dir = shop_index
+    workspace = Workspace(repo, index_dir)
+    found = workspace.search(SearchRequest(FIRST, "main", scope="all"))
+    kept = next(r for r in found if r.verdict is Verdict.DELETED)
+    workspace.set_label(kept, Label.USE, "an earlier reviewer's note")  # a label from another day
+    workspace.close()
+    before = _stored_labels(shop_index)
+    assert [b["version_id"] for b in before] == [kept.version_id]
+
+    app = _app(shop_index, scope="all")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        bar = app.query_one(KeyBar)
+        other = select_row(app, lambda r: r.verdict is Verdict.CURRENT)
+        await pilot.press("x")
+        await settle(pilot)
+        assert other.label is Label.EXCLUDE
+        assert "U undoes" in bar.status and other.identity.qualified_name in bar.status
+        select_row(app, lambda r: r.version_id == kept.version_id)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "NoteScreen"
+        await pilot.press("ctrl+a", "ctrl+k", *"the retry design", "enter")
+        await settle(pilot)
+        assert app.session.notes[kept.version_id] == "the retry design"
+        assert "note on" in bar.status and "U undoes" in bar.status
+        changed = _stored_labels(shop_index)
+        assert {(c["label"], c["note"]) for c in changed} == {
+            ("exclude", ""), ("reference-only", "the retry design")}
+
+        await pilot.press("U")  # the note
+        await settle(pilot)
+        assert app.session.notes[kept.version_id] == "an earlier reviewer's note"
+        assert "undone" in bar.status
+        await pilot.press("U")  # the reference-only label
+        await settle(pilot)
+        assert {(c["version_id"], c["label"]) for c in _stored_labels(shop_index)} >= {(kept.version_id, "use")}
+        await pilot.press("U")  # the exclude label
+        await settle(pilot)
+        assert _stored_labels(shop_index) == before  # reviewer and time too: as it was
+        assert other.label is None
+        assert next(r for r in app.session.results if r.version_id == kept.version_id).label is Label.USE
+        await pilot.press("U")
+        await settle(pilot)
+        assert bar.status == "nothing to undo"
+        assert _stored_labels(shop_index) == before
+
+
+@run_async
+async def test_label_keys_do_nothing_away_from_the_table(shop_index):
+    app = _app(shop_index)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("tab")  # to the preview
+        assert type(app.focused).__name__ == "Preview"
+        await pilot.press("u", "r", "x", "n", "space", "asterisk")
+        await settle(pilot)
+        assert len(app.screen_stack) == 1
+        assert all(r.label is None for r in app.session.results)
+        assert _stored_labels(shop_index) == []
+        await pilot.press("escape", "u")  # back on the table the key labels
+        await settle(pilot)
+        assert app.query_one(ResultsTable).selected.label is not None
+
+
+# every list and pane by keyboard -----------------------------------------------------------------
+
+
+@run_async
+async def test_results_table_takes_vim_keys_and_home_end_and_tab_reaches_the_preview(shop_index):
+    app = _app(shop_index, scope="all")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one(ResultsTable)
+        last = table.row_count - 1
+        assert last > 2
+        await pilot.press("j", "j")
+        assert table.cursor_row == 2
+        await pilot.press("k")
+        assert table.cursor_row == 1
+        await pilot.press("G")
+        assert table.cursor_row == last
+        await pilot.press("g")
+        assert table.cursor_row == 0
+        await pilot.press("end")
+        assert table.cursor_row == last
+        await pilot.press("home")
+        assert table.cursor_row == 0
+        await pilot.press("tab")
+        preview = app.query_one("#preview")
+        assert app.focused is preview
+        assert "scroll" in str(preview.border_subtitle)
+        if preview.max_scroll_y:
+            await pilot.press("j")
+            assert preview.scroll_y > 0
+            await pilot.press("G")
+            assert preview.scroll_y == preview.max_scroll_y
+            await pilot.press("g")
+            assert preview.scroll_y == 0
+        await pilot.press("shift+tab")
+        assert app.focused is table
+
+
+async def _scrolls_with_the_keys(pilot, pane) -> None:
+    """`pane` has the focus and more to show than fits: every scroll key moves it."""
+    assert pilot.app.focused is pane, pilot.app.focused
+    assert pane.max_scroll_y > 0, "nothing to scroll at this size"
+    for key, where in (("down", lambda: pane.scroll_y == 1), ("j", lambda: pane.scroll_y == 2),
+                       ("k", lambda: pane.scroll_y == 1), ("end", lambda: pane.scroll_y == pane.max_scroll_y),
+                       ("home", lambda: pane.scroll_y == 0), ("pagedown", lambda: pane.scroll_y > 1),
+                       ("pageup", lambda: pane.scroll_y == 0), ("G", lambda: pane.scroll_y == pane.max_scroll_y),
+                       ("g", lambda: pane.scroll_y == 0), ("up", lambda: pane.scroll_y == 0)):
+        await pilot.press(key)
+        await pilot.pause()
+        assert where(), (key, pane.scroll_y, pane.max_scroll_y)
+
+
+SMALL = (80, 16)  # every one of these screens has more than this to show
+
+
+@run_async
+async def test_status_screen_scrolls_with_the_keys(shop_index):
+    app = _app(shop_index, query="")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("escape", "I")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "StatusScreen"
+        await _scrolls_with_the_keys(pilot, app.screen.query_one("#status-body"))
+        await pilot.press("escape")
+        assert len(app.screen_stack) == 1
+
+
+@run_async
+async def test_stats_screen_scrolls_with_the_keys(shop_index):
+    from pilot_helpers import write_stats_log
+
+    write_stats_log(*shop_index)
+    app = _app(shop_index, query="")
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.press("escape", "s")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "StatsScreen"
+        await _scrolls_with_the_keys(pilot, app.screen.query_one("#stats-body"))
+
+
+@run_async
+async def test_help_scrolls_with_the_keys(shop_index):
+    app = _app(shop_index)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await _scrolls_with_the_keys(pilot, app.screen.query_one("#help-scroll"))
+        await pilot.press("escape")
+        assert len(app.screen_stack) == 1
+
+
+@run_async
+async def test_tour_code_scrolls_with_the_keys_and_arrows_walk_the_steps(shop_index):
+    from test_modes_pilot import march_tour
+
+    repo, index_dir = shop_index
+    app = create_app(Workspace(repo, index_dir), branch="main", tour=march_tour(repo))
+    async with app.run_test(size=(80, 20)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "TourScreen"
+        pane = screen.query_one("#tour-code-scroll")
+        for _ in range(3):  # the first step whose code is longer than the pane
+            if pane.max_scroll_y:
+                break
+            await pilot.press("right")
+            await pilot.pause()
+        await _scrolls_with_the_keys(pilot, pane)
+        step = screen.index
+        await pilot.press("left" if step else "right")
+        assert screen.index != step
+
+
+@run_async
+async def test_bundle_preview_by_keyboard(shop_index, tmp_path):
+    app = _app(shop_index, scope="all")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        screen = app.screen
+        assert type(screen).__name__ == "BundleScreen"
+        path, rows, write = (screen.query_one(s) for s in ("#bundle-path", "#bundle-items", "#bundle-ok"))
+        assert app.focused is path
+        await pilot.press("down", "down")  # the rows move from the path box
+        assert rows.cursor_row == 2
+        await pilot.press("pagedown")
+        assert rows.cursor_row > 2
+        await pilot.press("tab")
+        assert app.focused is write
+        await pilot.press("tab")
+        assert app.focused is rows
+        await pilot.press("g")
+        assert rows.cursor_row == 0
+        await pilot.press("G")
+        assert rows.cursor_row == rows.row_count - 1
+        await pilot.press("shift+tab", "shift+tab")
+        assert app.focused is path
+        path.value = str(tmp_path / "b.md")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert (tmp_path / "b.md").exists()
+        assert len(app.screen_stack) == 1
+
+
+@run_async
+async def test_filter_dialog_by_keyboard(shop_index):
+    from branchwise.models import Verdict
+
+    app = _app(shop_index, scope="all")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one(ResultsTable)
+        total = len(table.rows_shown)
+        await pilot.press("f")
+        await pilot.pause()
+        screen = app.screen
+        fields = [screen.query_one(s) for s in
+                  ("#filter-text", "#filter-verdict", "#filter-label", "#filter-class", "#filter-apply", "#filter-clear")]
+        assert app.focused is fields[0]
+        for field in fields[1:]:  # Tab reaches every field in turn
+            await pilot.press("tab")
+            assert app.focused is field
+        for field in reversed(fields[:-1]):  # and Shift+Tab goes back
+            await pilot.press("shift+tab")
+            assert app.focused is field
+        await pilot.press("tab", "enter")  # Enter opens the verdict list ...
+        await pilot.pause()
+        await pilot.press("down", "down", "enter")  # ... the arrows pick, Enter chooses
+        await pilot.pause()
+        picked = fields[1].value
+        assert picked in [v.value for v in Verdict]
+        await pilot.press("tab", "tab", "tab", "enter")  # Apply
+        await pilot.pause()
+        assert len(app.screen_stack) == 1
+        assert table.rows_shown and all(r.verdict.value == picked for r in table.rows_shown)
+        assert len(table.rows_shown) < total
+
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press("escape")  # cancels: the filter stays
+        await pilot.pause()
+        assert table.filter.verdict.value == picked
+        await pilot.press("f")
+        await pilot.pause()
+        await pilot.press(*"shipped", "enter")  # Enter in the text box applies
+        await pilot.pause()
+        assert table.filter.text == "shipped"
+        assert all(r.verdict.value == picked for r in table.rows_shown)
+
+
+@run_async
+async def test_text_filter_is_fuzzy_over_path_and_symbol(shop_index):
+    from branchwise_tui.widgets.results import Filter
+
+    app = _app(shop_index, scope="all")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.query_one(ResultsTable)
+        every = list(table.rows_shown)
+        target = next(r for r in every if "." in r.identity.qualified_name)
+        first, last = target.identity.qualified_name.split(".")[0], target.identity.qualified_name.split(".")[-1]
+        pattern = f"{first[:3]}{last[:3]}".upper()  # letters in order, not together, any case
+        table.set_filter(Filter(text=pattern))
+        shown = table.rows_shown
+        assert target in shown and len(shown) <= len(every)
+        assert "“" + pattern + "”" in str(table.border_title)
+        folder = target.path.split("/")[0]
+        table.set_filter(Filter(text=f"{folder} {last}"))  # words: every one must match
+        assert target in table.rows_shown
+        assert all(folder in r.path for r in table.rows_shown)
+        table.set_filter(Filter(text="zzzqqq"))
+        assert table.rows_shown == []
+
+
+@run_async
+async def test_note_and_export_dialogs_by_keyboard(shop_index, tmp_path):
+    from test_modes_pilot import march_tour
+
+    app = _app(shop_index)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.focused is app.screen.query_one("#note-input")
+        await pilot.press(*"why", "escape")  # Esc cancels: nothing stored
+        await settle(pilot)
+        assert len(app.screen_stack) == 1 and _stored_labels(shop_index) == []
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"why", "enter")
+        await settle(pilot)
+        assert [label["note"] for label in _stored_labels(shop_index)] == ["why"]
+
+    repo, index_dir = shop_index
+    app = create_app(Workspace(repo, index_dir), branch="main", tour=march_tour(repo))
+    out = tmp_path / "tour.md"
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        screen = app.screen
+        path, ok, cancel = (screen.query_one(s) for s in ("#export-path", "#export-ok", "#export-cancel"))
+        assert app.focused is path
+        await pilot.press("tab")
+        assert app.focused is ok
+        await pilot.press("tab")
+        assert app.focused is cancel
+        await pilot.press("shift+tab", "shift+tab")
+        assert app.focused is path
+        path.value = str(out)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert out.exists()
