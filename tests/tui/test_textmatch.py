@@ -21,9 +21,10 @@ def test_natural_sort_ignores_case_and_orders_numbers_by_value():
     assert sorted(names, key=natural_key) == ["argument", "confirm", "Context", "Option.get_default", "v2", "v10"]
 
 
-def test_elide_symbol_cuts_at_the_left_and_keeps_the_last_part():
+def test_elide_symbol_keeps_the_last_part_whole_and_the_start_of_the_rest():
     name = "Option.resolve_envvar_value"
     assert elide_symbol(name, 40) == name
-    assert elide_symbol(name, 22).endswith("resolve_envvar_value") and len(elide_symbol(name, 22)) == 22
+    assert elide_symbol(name, 24) == "Opt…resolve_envvar_value"
+    assert elide_symbol("Parameter.resolve_envvar_value", 24) == "Par…resolve_envvar_value"
     assert elide_symbol(name, 21) == "…resolve_envvar_value"
     assert len(elide_symbol(name, 10)) == 10  # narrower than the last part: cut inside it

@@ -31,7 +31,7 @@ class FilterScreen(ModalScreen[Filter | None]):
         current = self.current
         with Vertical(id="filter-box", classes="dialog"):
             yield Static("Filter the results", classes="dialog-title")
-            yield Static("Tab/⇧Tab: next/previous field · Enter applies (on a list: opens it) · Esc cancels",
+            yield Static("Tab/⇧Tab: field · Enter: apply (on a list: open it) · Esc: cancel",
                          classes="dialog-help")
             yield Input(current.text, placeholder="path or symbol, fuzzy (e.g. optres)", id="filter-text")
             yield Select([(v.value, v.value) for v in Verdict], prompt="any verdict", id="filter-verdict",

@@ -18,6 +18,10 @@ from branchwise_tui.keys import Key
 from branchwise_tui.widgets.lists import KeyScroll
 
 
+#: the most lines the key list takes before it scrolls (all of it fits 80x24)
+HELP_LINES = 22
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,question_mark", "dismiss", "Close"),
@@ -41,6 +45,11 @@ class HelpScreen(ModalScreen[None]):
                     yield Static(move_line(moves), id="help-moves")
             yield Static("Esc or ? closes this help · q quits · Ctrl+P finds any action by name",
                          id="help-footer")
+
+    def on_resize(self) -> None:
+        """On a short terminal the key list scrolls inside the box (border, title and footer
+        take 4 lines) instead of the box running off the screen."""
+        self.query_one("#help-scroll", KeyScroll).styles.max_height = max(3, min(HELP_LINES, self.size.height - 4))
 
 
 def move_line(keys: tuple[Key, ...]) -> Text:

@@ -5,8 +5,8 @@ name part) and the file name are always shown, and so is the branch when the row
 several branches; the other columns join in priority order while they fit, a column holding
 the same value on every row only once the path and symbol have all they want, and whatever
 width is left goes to the path and the symbol. Paths are shortened in the middle so the file
-name (the end) and the top directory (the start) both survive; symbols at the left, so the
-last part of a dotted name survives.
+name (the end) and the top directory (the start) both survive; symbols before their last
+name part, so that part survives whole.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ class Column:
 
 
 COLUMNS = (
-    Column("rank", "#", 3, 1),
+    Column("rank", "#", 3, 1),  # required while rows are marked or pinned: it shows ● and ⚑
     Column("verdict", "Verdict", 10, 0),
     Column("score", "Score", 6, 5),
     Column("path", "Path", 14, 0),
@@ -38,8 +38,9 @@ COLUMNS = (
 FLEXIBLE = ("path", "symbol")
 #: how the spare width is shared: the symbol up to 40 cells, then the whole path, then the rest
 GROWTH = (("symbol", 40), ("path", None), ("symbol", None))
-#: the symbol's readable width, given before any optional column joins
+#: the symbol's readable width, given first; then, before any optional column joins, up to
 SYMBOL_FIRST = 24
+SYMBOL_BEFORE_OPTIONAL = 40
 #: fixed columns longer than this are shortened in the middle
 MAX_WIDTH = {"branch": 16}
 #: the narrowest a column gives way to when even the required ones do not fit
@@ -59,7 +60,8 @@ def layout(available: int, wanted: dict[str, int], hidden: frozenset[str] = froz
     from several branches, the score when asked for) are always shown.
 
     The path and the symbol first get a readable width (the whole file name; the symbol's
-    last name part whole, else `SYMBOL_FIRST` cells), then the optional columns that vary
+    last name part whole, else `SYMBOL_FIRST` cells), the symbol grows up to
+    `SYMBOL_BEFORE_OPTIONAL` cells if there is room, then the optional columns that vary
     join by priority while they fit, what is left grows the path and the symbol as `GROWTH`
     says, and last the constant columns join if there is still room.
     """
@@ -69,15 +71,18 @@ def layout(available: int, wanted: dict[str, int], hidden: frozenset[str] = froz
     widths["path"] = max(widths["path"], min(wanted.get("path", 0), wanted.get("filename", 0) + 2))
     symbol_first = max(SYMBOL_FIRST, wanted.get("last_part", 0) + 1)
     widths["symbol"] = max(widths["symbol"], min(wanted.get("symbol", 0), symbol_first))
-    used = _used(widths)
-    for key in ("path", "branch"):  # too narrow even for that: these give way first
-        if used > available and key in widths:
-            widths[key] = max(min(widths[key], MINIMUM[key]), widths[key] - (used - available))
-            used = _used(widths)
-    if used > available:  # then the symbol, down to its last name part
-        floor = min(widths["symbol"], max(_column("symbol").width, wanted.get("last_part", 0) + 1))
-        widths["symbol"] = max(floor, widths["symbol"] - (used - available))
+    last_part = min(widths["symbol"], max(_column("symbol").width, wanted.get("last_part", 0) + 1))
+    # too narrow even for that: the path gives way first, then the symbol down to a readable
+    # width, the branch to a few cells, and last the symbol down to its last name part
+    for key, floor in (("path", MINIMUM["path"]), ("symbol", max(last_part, min(widths["symbol"], 24))),
+                       ("branch", MINIMUM["branch"]), ("symbol", last_part)):
         used = _used(widths)
+        if used > available and key in widths:
+            widths[key] = max(min(widths[key], floor), widths[key] - (used - available))
+    used = _used(widths)
+    grow = max(0, min(available - used, min(wanted.get("symbol", 0), SYMBOL_BEFORE_OPTIONAL) - widths["symbol"]))
+    widths["symbol"] += grow
+    used += grow
     optional = sorted((c for c in shown if c.key not in keep), key=lambda c: c.priority)
     for column in [c for c in optional if c.key not in constant]:
         width = _fixed(column, wanted)
@@ -125,14 +130,16 @@ def elide_middle(text: str, width: int) -> str:
 
 
 def elide_symbol(name: str, width: int) -> str:
-    """A dotted name in at most `width` cells, cut at the left so its last part stays whole
-    (`…on.resolve_envvar_value`); a last part longer than the width is cut in its middle."""
+    """A dotted name in at most `width` cells with its last part whole: what is cut is the end
+    of the part before it (`Opt…resolve_envvar_value`: the start of the class name still tells
+    `Option`'s from `Parameter`'s); a last part longer than the width is cut in its middle."""
     if len(name) <= width:
         return name
-    last = name.rsplit(".", 1)[-1]
+    prefix, _, last = name.rpartition(".")
     if len(last) + 1 > width:
         return elide_middle(last, width)
-    return "…" + name[len(name) - (width - 1):]
+    room = width - len(last) - 1  # the ellipsis stands for the rest of the prefix and the dot
+    return f"{prefix[:room]}…{last}"
 
 
 def elide_path(path: str, width: int) -> str:

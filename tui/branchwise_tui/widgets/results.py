@@ -157,7 +157,8 @@ class ResultsTable(KeyTable):
         hidden = frozenset() if self.show_score else frozenset({"score"})
         # rows from several branches (all history) cannot be told apart without the branch
         required = frozenset({"score"} if self.show_score else set()) | (
-            frozenset({"branch"}) if len(values["branch"]) > 1 else frozenset())
+            frozenset({"branch"}) if len(values["branch"]) > 1 else frozenset()) | (
+            frozenset({"rank"}) if self.marked or any(r.pinned for r in self.rows_shown) else frozenset())
         self._widths = layout(self._available(), wanted, hidden, constant=frozenset(self._same), required=required)
         self.clear(columns=True)
         titles = {c.key: c.title for c in COLUMNS}
