@@ -381,7 +381,7 @@ def test_every_table_has_rows_on_screen(shop_index):
                     await pilot.press("escape")
                     await pilot.pause()
                     app.push_screen(StatsScreen(app.session.statistics()))
-                await pilot.pause()
+                await settle(pilot)  # the bundle preview is built in a worker
                 for table in app.screen.query("DataTable"):
                     seen.append((step, table.id, table.region.height))
                 for widget in app.screen.query("#help-keys, #results, #preview"):
