@@ -153,6 +153,25 @@ def list_labels(conn: sqlite3.Connection, repository: str) -> list[LabelRecord]:
     return [_record(row) for row in store_labels.label_rows(conn, repository)]
 
 
+def label_record(conn: sqlite3.Connection, repository: str, vid: str) -> LabelRecord | None:
+    """The stored label of one version, whole (reviewer and time too), or None."""
+    row = store_labels.label_row(conn, repository, vid)
+    return None if row is None else _record(row)
+
+
+def restore_label(conn: sqlite3.Connection, repository: str, vid: str, record: LabelRecord | None) -> None:
+    """Put a version's label back exactly as `label_record` read it (None: no label), so an
+    undo leaves the labels table as it was, reviewer and time included."""
+    if record is None:
+        store_labels.delete_label(conn, repository, vid)
+        return
+    store_labels.put_label(conn, (
+        record.repository, record.version_id, record.path, record.language, record.symbol_type,
+        record.qualified_name, record.content_hash, record.label.value, record.note, record.reviewer,
+        record.labelled_at,
+    ))
+
+
 def _record(row: tuple) -> LabelRecord:
     repository, vid, path, language, symbol_type, qualified_name, content_hash, label, note, reviewer, at = row
     return LabelRecord(repository, vid, path, language, symbol_type, qualified_name, content_hash, Label(label),

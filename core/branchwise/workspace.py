@@ -551,6 +551,16 @@ class Workspace:
                      if r.path == path and r.qualified_name == qualified_name]
             return sum(labels.clear_label(self.store.conn, self.repo.name, vid) for vid in found)
 
+    def label_record(self, result: Result) -> labels.LabelRecord | None:
+        """The stored label of this result's version, whole, or None (what an undo restores)."""
+        return labels.label_record(self.store.conn, self.repo.name, result.version_id)
+
+    def restore_label(self, result: Result, record: labels.LabelRecord | None) -> None:
+        """Put back the label `label_record` read for this result (None: no label)."""
+        with self._writing():
+            labels.restore_label(self.store.conn, self.repo.name, result.version_id, record)
+        result.label = None if record is None else record.label
+
     def import_labels(self, path: Path) -> int:
         """Read a labels file (TOML) into this repository's labels, all or none; returns how
         many. Labels for paths the user may not read are refused."""

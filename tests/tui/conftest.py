@@ -75,3 +75,35 @@ def shop_long_path_index(shop_repo, tmp_path, hashing_model, frozen_clock) -> tu
     index_dir = tmp_path / "index"
     index_all(shop_repo, index_dir)
     return shop_repo, index_dir
+
+
+# click (a real project, BSD-3): long dotted names and release lines, for the layout at 80x24 --
+
+CLICK_BRANCHES = ("main", "release/7.x", "release/8.1")
+
+
+@pytest.fixture(scope="session")
+def click_index(tmp_path_factory) -> tuple[Path, Path]:
+    """(repository, index directory) of the click bundle with three release lines indexed by the
+    hashing embedder at a frozen clock; shared by the tests that only read it (no labels).
+    Skipped when the bundle is not beside the checkout (see bench/realrepos.py)."""
+    import sys
+
+    import branchwise.indexer
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from bench.realrepos import bundle, clone
+
+    try:
+        bundle("click")
+    except FileNotFoundError as error:
+        pytest.skip(str(error))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BRANCHWISE_MODEL", "hashing-384")
+        patch.setattr(branchwise.indexer, "utc_now", lambda: FROZEN_NOW)
+        repo = clone("click", tmp_path_factory.mktemp("realrepos"))
+        index_dir = tmp_path_factory.mktemp("click-index")
+        workspace = Workspace(repo, index_dir)
+        workspace.index(list(CLICK_BRANCHES))
+        workspace.close()
+    return repo, index_dir

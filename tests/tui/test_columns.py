@@ -63,3 +63,29 @@ def test_key_bar_keeps_the_essential_keys_when_narrow():
     wide = bar.line(300).plain
     assert all(f" {k.shown} " in wide for k in KEYS if k.priority)  # every key fits at 300
     assert len(wide) > len(narrow)
+
+
+CLICK = {"rank": 2, "verdict": 11, "path": 24, "filename": 13, "symbol": 34, "last_part": 20,
+         "branch": 11, "commit": 7, "indexed": 10}
+
+
+def test_at_80_columns_what_every_row_shares_gives_way_before_the_symbol():
+    same = frozenset({"branch", "commit", "indexed"})
+    widths = layout(76, CLICK, frozenset({"score"}), constant=same)
+    assert widths["symbol"] == CLICK["symbol"]  # the whole name
+    assert not same & set(widths)  # the title says them once instead
+    assert _total(widths) <= 76
+    wide = layout(196, CLICK, frozenset({"score"}), constant=same)
+    assert same <= set(wide)  # with room to spare they are shown too
+
+
+def test_history_rows_keep_their_branch_and_the_last_name_part():
+    widths = layout(76, {**CLICK, "symbol": 60}, frozenset({"score"}), required=frozenset({"branch"}))
+    assert widths["branch"] >= 8
+    assert widths["symbol"] >= CLICK["last_part"] + 1
+    assert _total(widths) <= 76
+
+
+def test_a_score_asked_for_is_shown_at_80_columns():
+    widths = layout(76, {**CLICK, "score": 5}, required=frozenset({"score"}))
+    assert "score" in widths and _total(widths) <= 76

@@ -323,7 +323,10 @@ async def test_help_lists_every_key_and_q_quits_from_it(shop_index):
         keys = app.screen.query_one("#help-keys")
         table = keys.content  # the rows drawn: (key, description) pairs side by side
         cells = [str(cell) for column in table.columns for cell in column.cells]
-        assert all(key.description in cells and key.shown in cells for key in KEYS)
+        assert all(key.description in cells and key.shown in cells for key in KEYS if key.bound)
+        moves = str(app.screen.query_one("#help-moves").content)  # the keys every list and pane has
+        assert all(key.shown in moves and key.description in moves for key in KEYS if not key.bound)
+        assert app.screen.query_one("#help-moves").region.bottom <= 24
         hidden = {b.key for b in app.BINDINGS} - {k.key for k in KEYS} - {"escape"}  # Esc: back to the results
         assert not hidden, f"bindings missing from the help: {hidden}"
         assert table.row_count >= len(KEYS) // 2
@@ -378,7 +381,7 @@ def test_every_table_has_rows_on_screen(shop_index):
                     await pilot.press("escape")
                     await pilot.pause()
                     app.push_screen(StatsScreen(app.session.statistics()))
-                await pilot.pause()
+                await settle(pilot)  # the bundle preview is built in a worker
                 for table in app.screen.query("DataTable"):
                     seen.append((step, table.id, table.region.height))
                 for widget in app.screen.query("#help-keys, #results, #preview"):

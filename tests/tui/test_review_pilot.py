@@ -58,7 +58,7 @@ async def test_type_query_relabel_export_and_persist(backend, shop_index, tmp_pa
         assert current.label is Label.USE
 
         await pilot.press("e")
-        await pilot.pause()
+        await settle(pilot)  # the preview is built in a worker
         path_input = app.screen.query_one("#bundle-path")
         assert path_input.value == "branchwise-bundle.md"
         path_input.value = str(bundle)

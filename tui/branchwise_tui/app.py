@@ -34,8 +34,8 @@ from branchwise_tui.commands import ReviewCommands
 from branchwise_tui.editor import chosen_editor, editor_command
 from branchwise_tui.keys import KEYS
 from branchwise_tui.messages import (
-    BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, ModelLoaded, NoteSaved,
-    PinsSaved, SearchCompleted, StatsLoaded,
+    BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, LabelsRestored, ModelLoaded,
+    NoteSaved, PinsSaved, SearchCompleted, StatsLoaded,
 )
 from branchwise_tui.screens.bundle import BundleScreen
 from branchwise_tui.screens.filter import FilterScreen
@@ -57,16 +57,24 @@ WORK_NAMES = {
     "label": "Label not saved",
     "pin": "Pin not saved",
     "note": "Note not saved",
+    "undo": "Undo failed",
     "branches": "Could not list the indexed branches",
     "model": "The model did not load",
     "measure": "Could not count the bundle's tokens",
     "plan": "Could not build the bundle preview",
 }
 
+#: Actions that change what the reviewer decided about a result: only a key on the results
+#: table runs them (never a key typed elsewhere, nor one pressed while a search runs).
+ON_THE_TABLE = frozenset({"label", "edit_note", "toggle_pin", "toggle_text", "toggle_mark", "mark_all", "undo"})
+#: What stays available while a dialog or another screen is on top of the main screen.
+OVER_OTHER_SCREENS = frozenset({"quit", "help", "command_palette", "pop_screen", "focus_next", "focus_previous"})
+
 #: Widths and heights where the layout changes (see app.tcss).
 WIDE = 170  # preview beside the results instead of below
 NARROW = 100  # compact controls
 SHORT = 30  # no header line
+BRANCH_MOST, BRANCH_MOST_NARROW = 36, 24  # the branch selector's widest
 
 
 class BranchwiseApp(App[None]):
@@ -76,7 +84,8 @@ class BranchwiseApp(App[None]):
     COMMANDS = App.COMMANDS | {ReviewCommands}
     KEYS = KEYS
     BINDINGS = [
-        *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False) for k in KEYS if k.key != "enter"),
+        *(Binding(k.key, k.action, k.title, key_display=k.shown, show=False, priority=k.first)
+          for k in KEYS if k.bound and k.key != "enter"),
         Binding("escape", "focus_results", "Results", show=False),
     ]
 
@@ -91,11 +100,22 @@ class BranchwiseApp(App[None]):
         self.initial_query = query
         self.initial_scope = scope
         self.sub_title = escape_controls(f"{workspace.repo.name} @ {branch}")
+        #: how the running search started, and whether the query box changed since: a finished
+        #: search takes the focus to the results only from a box left as it was when Enter was pressed
+        self.search_from_enter = False
+        self.typed_since_search = False
+        #: label and note changes, the last one last: `U` takes them back one at a time
+        self.undo_stack: list = []
+        self.bundle_tokens: int | None = None
+        self.measures_started = 0
+        self.branch_names = [branch]  # the branch selector's choices (the indexed branches)
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="controls"):
-            yield Input(self.initial_query, id="query",
+            # no select-on-focus: Textual selects the text after the keys already queued, so
+            # a fast typist's first words would be replaced (`/` selects it at once instead)
+            yield Input(self.initial_query, id="query", select_on_focus=False,
                         placeholder=f"Ask about the code of {self.session.repository} (Enter searches)")
             yield Select([(escape_controls(self.session.branch), self.session.branch)], value=self.session.branch,
                          allow_blank=False, id="branch")
@@ -116,7 +136,7 @@ class BranchwiseApp(App[None]):
         if self.initial_query.strip():
             self.start_search()
         else:
-            self.query_one("#query", Input).focus()
+            focus_now(self.query_one("#query", Input))
             self.query_one(Preview).clear(
                 "Type a question and press Enter. Press ? for the keys.\n"
                 "The model loads in the background meanwhile.")
@@ -127,6 +147,7 @@ class BranchwiseApp(App[None]):
         self.screen.set_class(width < NARROW, "-narrow")
         self.screen.set_class(height < SHORT, "-short")
         self.query_one("#scope-label", TextLabel).update(self._scope_text(self.query_one("#scope", Switch).value))
+        self._fit_branch_selector()
 
     # model and search -------------------------------------------------------------------------
 
@@ -147,12 +168,14 @@ class BranchwiseApp(App[None]):
         scope = "all" if self.query_one("#scope", Switch).value else "branch"
         return SearchRequest(query=query, branch=self.session.branch, scope=scope)
 
-    def start_search(self) -> None:
+    def start_search(self, from_enter: bool = False) -> None:
         request = self.current_request()
         if request is None:
             if self.query_one("#query", Input).value:
                 self.notify("The query is blank: type a question.", severity="warning")
             return
+        self.search_from_enter = from_enter
+        self.typed_since_search = False
         self.query_one(ResultsTable).loading = True
         waiting = "" if self.session.model_ready else " (loading the model first)"
         self.query_one(KeyBar).set_status(f"searching{waiting}", busy=True)
@@ -169,15 +192,28 @@ class BranchwiseApp(App[None]):
         table.loading = False
         table.indexed_text = self.session.use_indexed_text
         table.show(self.session.results, self.session.commit_dates())
-        table.focus()  # a loading table cannot take the focus, so it takes it now
+        if self._results_may_take_focus():
+            focus_now(table)  # a loading table cannot take the focus, so it takes it now
         self.query_one(KeyBar).set_status(f"{len(message.results)} results")
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
         self.measure_bundle()
 
+    def _results_may_take_focus(self) -> bool:
+        """Never from a query box the reviewer typed in (or went to) after the search started:
+        the keys they type next would become commands on the results."""
+        focused = self.query_one(ResultsTable).screen.focused
+        if isinstance(focused, Input):
+            return focused.id == "query" and self.search_from_enter and not self.typed_since_search
+        return True
+
     @on(Input.Submitted, "#query")
     def query_submitted(self) -> None:
-        self.start_search()
+        self.start_search(from_enter=True)
+
+    @on(Input.Changed, "#query")
+    def query_changed(self) -> None:
+        self.typed_since_search = True
 
     @on(Select.Changed, "#branch")
     def branch_changed(self, event: Select.Changed) -> None:
@@ -191,6 +227,13 @@ class BranchwiseApp(App[None]):
     def scope_changed(self, event: Switch.Changed) -> None:
         self.query_one("#scope-label", TextLabel).update(self._scope_text(event.value))
         self.start_search()
+
+    def _fit_branch_selector(self) -> None:
+        """Wide enough for the longest branch name (border, padding and arrow take 9 cells),
+        within what the query box can spare; a longer name is cut, never wrapped."""
+        longest = max((len(name) for name in self.branch_names), default=8)
+        most = BRANCH_MOST_NARROW if self.size.width and self.size.width < NARROW else BRANCH_MOST
+        self.query_one("#branch", Select).styles.width = max(16, min(longest + 9, most))
 
     def _scope_text(self, all_history: bool) -> str:
         if self.size.width and self.size.width < NARROW:
@@ -209,6 +252,8 @@ class BranchwiseApp(App[None]):
         with self.prevent(Select.Changed):  # a new option list is not the reviewer's choice
             select.set_options([(escape_controls(name), name) for name in names])
             select.value = self.session.branch
+        self.branch_names = names
+        self._fit_branch_selector()
         if message.summary:
             self.notify(f"Index refreshed: {message.summary}")
             self.start_search()
@@ -227,7 +272,8 @@ class BranchwiseApp(App[None]):
         if result is None:
             preview.clear("No result matches the filter (f changes it)." if self.session.results else "")
         else:
-            preview.show(result, self.session.header(result), self.session.takes_current_text(result))
+            preview.show(result, self.session.header(result), self.session.takes_current_text(result),
+                         self.session.shown(result))
 
     def action_label(self, value: str) -> None:
         """Label the marked rows, else the selected one; the same label again clears it."""
@@ -240,8 +286,7 @@ class BranchwiseApp(App[None]):
 
     @work(thread=True, group="label", name="label", exit_on_error=False)
     def save_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> None:
-        self.session.set_labels(results, label, notes)
-        self.post_message(LabelSaved(results))
+        self.post_message(LabelSaved(results, self.session.set_labels(results, label, notes)))
 
     def on_label_saved(self, message: LabelSaved) -> None:
         for result in message.results:
@@ -250,8 +295,36 @@ class BranchwiseApp(App[None]):
         table = self.query_one(ResultsTable)
         if len(message.results) > 1:
             table.marked.clear()
-            self.notify(f"Labelled {len(message.results)} results.")
         table.refresh_results()
+        self._changed(message.change)
+        self.measure_bundle()
+
+    def _changed(self, change) -> None:
+        """Every label or note change is said in the status line, with the key that undoes it."""
+        self.undo_stack.append(change)
+        self.query_one(KeyBar).set_status(f"{change.summary} · U undoes")
+
+    def action_undo(self) -> None:
+        """Take back the last label or note change (again: the one before), in the store too."""
+        if not self.undo_stack:
+            self.query_one(KeyBar).set_status("nothing to undo")
+            return
+        self.undo_change(self.undo_stack.pop())
+
+    @work(thread=True, group="label", name="undo", exit_on_error=False)
+    def undo_change(self, change) -> None:
+        self.session.undo(change)
+        self.post_message(LabelsRestored(change))
+
+    def on_labels_restored(self, message: LabelsRestored) -> None:
+        for result, record in message.change.before:
+            if record is not None and record.note:
+                self.session.notes[result.version_id] = record.note
+            else:
+                self.session.notes.pop(result.version_id, None)
+        self.query_one(ResultsTable).refresh_results()
+        left = f" · {len(self.undo_stack)} more to undo" if self.undo_stack else ""
+        self.query_one(KeyBar).set_status(f"undone: {message.change.summary}{left}")
         self.measure_bundle()
 
     def action_toggle_pin(self) -> None:
@@ -285,14 +358,21 @@ class BranchwiseApp(App[None]):
         """Count (in a worker) the tokens of the bundle as reviewed so far; shown in the subtitle."""
         session = self.session
         if session.request is not None:
-            self.run_measure(session.request, list(session.results), frozenset(session.use_indexed_text))
+            self.measures_started += 1
+            self.run_measure(self.measures_started, session.request, list(session.results),
+                             frozenset(session.use_indexed_text))
 
     @work(thread=True, exclusive=True, group="measure", name="measure", exit_on_error=False)
-    def run_measure(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> None:
-        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text)))
+    def run_measure(self, number: int, request: SearchRequest, results: list[Result],
+                    use_indexed_text: frozenset[str]) -> None:
+        self.post_message(BundleMeasured(self.session.bundle_tokens(request, results, use_indexed_text), number))
 
     def on_bundle_measured(self, message: BundleMeasured) -> None:
-        self.sub_title = escape_controls(f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens} tokens")
+        if message.number != self.measures_started:
+            return  # counted before a later change: the later count is on its way
+        self.bundle_tokens = message.tokens
+        self.sub_title = escape_controls(f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens:,} tokens")
+        self.query_one(ResultsTable).bundle_tokens = message.tokens
 
     def action_toggle_text(self) -> None:
         result = self.selected
@@ -325,10 +405,9 @@ class BranchwiseApp(App[None]):
 
         self.push_screen(NoteScreen(result.identity.qualified_name, label, note), save)
 
-    @work(thread=True, group="note", name="note", exit_on_error=False)
+    @work(thread=True, group="label", name="note", exit_on_error=False)
     def save_note(self, result: Result, note: str) -> None:
-        self.session.set_note(result, note)
-        self.post_message(NoteSaved(result, note.strip()))
+        self.post_message(NoteSaved(result, note.strip(), self.session.set_note(result, note)))
 
     def on_note_saved(self, message: NoteSaved) -> None:
         if message.note:
@@ -336,7 +415,8 @@ class BranchwiseApp(App[None]):
         else:
             self.session.notes.pop(message.result.version_id, None)
         self.query_one(ResultsTable).refresh_results()
-        self.notify(f"Note saved on {message.result.identity.qualified_name}.")
+        self._changed(message.change)
+        self.measure_bundle()
 
     # open and copy ----------------------------------------------------------------------------
 
@@ -413,7 +493,7 @@ class BranchwiseApp(App[None]):
         def apply(chosen: Filter | None) -> None:
             if chosen is not None:
                 table.set_filter(chosen)
-                table.focus()
+                focus_now(table)
 
         self.push_screen(FilterScreen(table.filter), apply)
 
@@ -474,14 +554,17 @@ class BranchwiseApp(App[None]):
     # focus, help, quit ------------------------------------------------------------------------
 
     def action_focus_query(self) -> None:
-        self.query_one("#query", Input).focus()
+        """The query box, its text selected (typing replaces it; an arrow key keeps it)."""
+        box = self.query_one("#query", Input)
+        focus_now(box)
+        box.select_all()
 
     def action_focus_results(self) -> None:
-        self.query_one(ResultsTable).focus()
+        focus_now(self.query_one(ResultsTable))
 
     def action_focus_branch(self) -> None:
         select = self.query_one("#branch", Select)
-        select.focus()
+        focus_now(select)
         select.expanded = True
 
     def action_toggle_scope(self) -> None:
@@ -503,9 +586,16 @@ class BranchwiseApp(App[None]):
         self.exit(message=message)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Review actions act on the results, so they are off while another screen is on top."""
-        if len(self.screen_stack) > 1 and action not in ("quit", "help", "command_palette", "pop_screen"):
-            return False
+        """Review actions act on the results, so they are off while another screen is on top
+        (moving between a dialog's fields is not); the ones that change a decision about a
+        result run only from the results table, and not while it waits for a search."""
+        if len(self.screen_stack) > 1:
+            return action in OVER_OTHER_SCREENS
+        if action == "focus_query" and isinstance(self.screen.focused, Input):
+            return False  # a `/` typed in a box is text (its binding is looked at first: see keys.Key.first)
+        if action in ON_THE_TABLE:
+            focused = self.screen.focused
+            return isinstance(focused, ResultsTable) and not focused.loading
         return True
 
     # errors -------------------------------------------------------------------------------------
@@ -519,6 +609,12 @@ class BranchwiseApp(App[None]):
             if worker.name == "model":
                 self.query_one(KeyBar).set_status("model failed")
             self.notify(str(worker.error), title=WORK_NAMES.get(worker.name, "Error"), severity="error", timeout=10)
+
+
+def focus_now(widget) -> None:
+    """Focus `widget` before the next key is handled. `Widget.focus` only schedules it, after
+    the keys already queued: typed fast, they would still go to the widget focused before."""
+    widget.screen.set_focus(widget)
 
 
 def create_app(workspace: Workspace, branch: str, query: str = "", scope: str = "branch",

@@ -13,7 +13,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 class ReviewCommands(Provider):
     def _commands(self):
-        return [(f"{key.description} ({key.shown})", key.title, key.action) for key in self.app.KEYS]
+        return [(f"{key.description} ({key.shown})", key.title, key.action) for key in self.app.KEYS if key.bound]
 
     async def discover(self) -> Hits:
         for title, help_text, action in self._commands():

@@ -13,7 +13,7 @@ from textual.message import Message
 
 from branchwise.models import Result
 from branchwise.search import BranchInfo, SearchRequest
-from branchwise_tui.session import Target
+from branchwise_tui.session import LabelChange, Target
 
 
 class SearchCompleted(Message):
@@ -35,20 +35,30 @@ class ModelLoaded(Message):
 
 
 class NoteSaved(Message):
-    """The reviewer's note on `result` was stored with its label."""
+    """The reviewer's note on `result` was stored with its label (`change` undoes it)."""
 
-    def __init__(self, result: Result, note: str) -> None:
+    def __init__(self, result: Result, note: str, change: LabelChange) -> None:
         super().__init__()
         self.result = result
         self.note = note
+        self.change = change
 
 
 class LabelSaved(Message):
-    """The core stored (or cleared) the reviewer's label of each of `results`."""
+    """The core stored (or cleared) the reviewer's label of each of `results` (`change` undoes it)."""
 
-    def __init__(self, results: list[Result]) -> None:
+    def __init__(self, results: list[Result], change: LabelChange) -> None:
         super().__init__()
         self.results = results
+        self.change = change
+
+
+class LabelsRestored(Message):
+    """An undo put the labels (and notes) `change` touched back as they were stored before it."""
+
+    def __init__(self, change: LabelChange) -> None:
+        super().__init__()
+        self.change = change
 
 
 class PinsSaved(Message):
@@ -87,11 +97,13 @@ class StatsLoaded(Message):
 
 
 class BundleMeasured(Message):
-    """The bundle that the reviewed results would make now holds `tokens` tokens."""
+    """The bundle that the reviewed results would make now holds `tokens` tokens (the
+    `number`th count the app asked for: an earlier one finishing late is stale)."""
 
-    def __init__(self, tokens: int) -> None:
+    def __init__(self, tokens: int, number: int = 0) -> None:
         super().__init__()
         self.tokens = tokens
+        self.number = number
 
 
 class BundlePlanned(Message):

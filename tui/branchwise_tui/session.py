@@ -16,7 +16,9 @@ from branchwise.bundle import BundleContext
 from branchwise.bundle.overlap import REFERENCE
 from branchwise.errors import BranchwiseError
 from branchwise.display import escape_controls
-from branchwise.labels import effective_label
+from branchwise.bundle import shown_for
+from branchwise.citation import Shown
+from branchwise.labels import LabelRecord, effective_label
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
@@ -35,6 +37,15 @@ class Target:
     @property
     def description(self) -> str:  # e.g. "the work tree of main (HEAD 9f3c1ab)"
         return self.context.target
+
+
+@dataclass(frozen=True)
+class LabelChange:
+    """One label or note change, undoable: each result's stored label (None: none) before it."""
+
+    kind: str  # "label" or "note"
+    before: tuple[tuple[Result, LabelRecord | None], ...]
+    summary: str  # what the status line says, e.g. "Option.get_default → reference-only"
 
 
 @dataclass(frozen=True)
@@ -107,11 +118,14 @@ class ReviewSession:
             self.model_ready = True
             return results, self._target(request, results)
 
-    def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> None:
+    def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> LabelChange:
         """Label (or clear) each of `results`, keeping the note each already has (`notes`)."""
         with self._lock:
+            before = tuple((r, self.workspace.label_record(r)) for r in results)
             for result in results:
                 self.workspace.set_label(result, label, notes.get(result.version_id, "") if label else "")
+        what = results[0].identity.qualified_name if len(results) == 1 else f"{len(results)} results"
+        return LabelChange("label", before, f"{what} → {label.value if label else 'no label'}")
 
     def set_pins(self, results: list[Result], pinned: bool) -> None:
         """Pin (or unpin) the symbol of each of `results` on the session's branch."""
@@ -122,10 +136,18 @@ class ReviewSession:
                 else:
                     self.workspace.unpin(result, self.branch)
 
-    def set_note(self, result: Result, note: str) -> None:
+    def set_note(self, result: Result, note: str) -> LabelChange:
         """Store `note` with the result's label; an unlabelled result gets its default label."""
         with self._lock:
+            before = ((result, self.workspace.label_record(result)),)
             self.workspace.set_label(result, result.label or effective_label(result), note.strip())
+        return LabelChange("note", before, f"note on {result.identity.qualified_name}")
+
+    def undo(self, change: LabelChange) -> None:
+        """Put every label `change` touched back as it was stored before it."""
+        with self._lock:
+            for result, record in change.before:
+                self.workspace.restore_label(result, record)
 
     def export(self, out: Path):
         if self.request is None:
@@ -219,6 +241,10 @@ class ReviewSession:
         """The search's bundle context with the reviewer's current choices and notes."""
         return dataclasses.replace(self._searched().context, use_indexed_text=frozenset(self.use_indexed_text),
                                    notes=dict(self.notes))
+
+    def shown(self, result: Result) -> Shown:
+        """The text the bundle takes for this result and the lines its header cites."""
+        return shown_for(result, self._context())
 
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""

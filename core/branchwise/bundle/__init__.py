@@ -36,7 +36,6 @@ from branchwise.outfiles import refuse_overwrite
 from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
 from branchwise.wording import plural
-
 from branchwise.views import FULL, OUTLINE, delivered
 
 REFERENCE_AS = ("code", "outline")

@@ -62,6 +62,12 @@ def label_values(conn: sqlite3.Connection, column: str, repository: str, version
     return found
 
 
+def label_row(conn: sqlite3.Connection, repository: str, version_id: str) -> tuple | None:
+    """The stored label of one version (LABEL_COLUMNS order), None when it has none."""
+    return conn.execute("SELECT * FROM labels WHERE repository = ? AND version_id = ?",
+                        (repository, version_id)).fetchone()
+
+
 def label_rows(conn: sqlite3.Connection, repository: str) -> list[tuple]:
     """Every label of a repository, in LABEL_COLUMNS order, by path and name."""
     return conn.execute(

@@ -19,11 +19,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Input, Static
+from textual.widgets import Button, Input, Static
 from textual.worker import Worker, WorkerState
 
 from branchwise_tui.session import BundlePlan, ReviewSession
-from branchwise_tui.widgets.columns import elide_middle, elide_path
+from branchwise_tui.widgets.columns import elide_middle, elide_path, elide_symbol
+from branchwise_tui.widgets.lists import KeyTable
 
 PADDING = 2
 
@@ -31,7 +32,14 @@ PADDING = 2
 class BundleScreen(Screen[str | None]):
     """Dismisses with the core's summary line once the bundle is written, None when left."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Back")]
+    BINDINGS = [
+        Binding("escape", "dismiss(None)", "Back"),
+        # from the path box (which keeps Home/End) the rows still scroll; Tab reaches the table
+        Binding("up", "rows('cursor_up')", show=False),
+        Binding("down", "rows('cursor_down')", show=False),
+        Binding("pageup", "rows('page_up')", show=False),
+        Binding("pagedown", "rows('page_down')", show=False),
+    ]
     AUTO_FOCUS = "#bundle-path"
 
     class Written(Message):
@@ -52,12 +60,13 @@ class BundleScreen(Screen[str | None]):
         yield Static(
             f"Bundle for “{self.session.request.query if self.session.request else ''}” on {self.session.branch}: {len(included)} chunks "
             f"for {len(self.items)} results, {self.plan.total_tokens:,} tokens{counted}", id="bundle-summary")
-        yield DataTable(id="bundle-items", cursor_type="row", zebra_stripes=True)
+        yield KeyTable(id="bundle-items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="bundle-error")
         with Horizontal(id="bundle-write"):
             yield Input(str(self.default), placeholder="bundle path (.md)", id="bundle-path")
             yield Button("Write", variant="primary", id="bundle-ok")
-        yield Static("Enter writes the bundle and its manifest · Esc goes back to the results", id="bundle-keys")
+        yield Static("Enter writes the bundle and its manifest · ↑↓ PgUp PgDn scroll the rows · Tab: next field · "
+                     "Esc goes back to the results", id="bundle-keys")
 
     def on_mount(self) -> None:
         self.fill()
@@ -67,14 +76,22 @@ class BundleScreen(Screen[str | None]):
 
     def fill(self) -> None:
         """Lay the rows out for the width: the location takes whatever the other columns leave."""
-        table = self.query_one("#bundle-items", DataTable)
+        table = self.query_one("#bundle-items", KeyTable)
         width = max(40, (table.content_region.width or self.size.width) - 2)
         narrow = width < 100
-        fixed = {"order": 3, "rank": 4, "handling": 20 if narrow else 30, "tokens": 7}
+        handling = max((len(i.handling) for i in self.items), default=12)
+        fixed = {"order": 3, "rank": 4, "handling": max(12, min(handling, 20 if narrow else 48)), "tokens": 7}
         if not narrow:
             longest = max((len(i.result.identity.qualified_name) for i in self.items), default=6)
             fixed["symbol"] = min(max(longest, 6), 40)
         location = max(12, width - sum(fixed.values()) - PADDING * (len(fixed) + 1))
+        longest_location = max((len(i.location) for i in self.items), default=12)
+        if location > longest_location and not narrow:  # room to spare: the symbol takes it first
+            spare = location - longest_location
+            grow = min(spare, max(0, max((len(i.result.identity.qualified_name) for i in self.items), default=0)
+                                  - fixed["symbol"]))
+            fixed["symbol"] += grow
+            location -= grow
         table.clear(columns=True)
         columns = [("order", "#"), ("rank", "Rank"), ("handling", "In bundle as"), ("location", "Location")]
         columns += [] if narrow else [("symbol", "Symbol")]
@@ -91,10 +108,13 @@ class BundleScreen(Screen[str | None]):
                 "rank": str(item.result.rank),
                 "handling": elide_middle(item.handling, widths["handling"]),
                 "location": elide_path(item.location, location),
-                "symbol": elide_middle(item.result.identity.qualified_name, widths.get("symbol", 0)),
+                "symbol": elide_symbol(item.result.identity.qualified_name, widths.get("symbol", 0)),
                 "tokens": f"{item.tokens:,}" if item.included else "",
             }
             table.add_row(*(Text(cells[key], style=style) for key, _ in columns))
+
+    def action_rows(self, action: str) -> None:
+        getattr(self.query_one("#bundle-items", KeyTable), f"action_{action}")()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

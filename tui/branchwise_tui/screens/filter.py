@@ -1,4 +1,9 @@
-"""The filter dialog: show only the results of one verdict, label or path class."""
+"""The filter dialog: show only the results whose path or symbol matches a text (fuzzily, as
+fzf does), of one verdict, label or path class.
+
+Every field is reached with Tab and Shift+Tab; Enter in the text box or on Apply applies (on a
+list, Enter opens it), Esc cancels.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Select, Static
+from textual.widgets import Button, Input, Select, Static
 
 from branchwise.models import Label, PathClass, Verdict
 from branchwise_tui.widgets.results import Filter
@@ -16,7 +21,7 @@ class FilterScreen(ModalScreen[Filter | None]):
     """Dismisses with the new filter, or None when cancelled."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    AUTO_FOCUS = "#filter-verdict"
+    AUTO_FOCUS = "#filter-text"
 
     def __init__(self, current: Filter) -> None:
         super().__init__()
@@ -26,6 +31,9 @@ class FilterScreen(ModalScreen[Filter | None]):
         current = self.current
         with Vertical(id="filter-box", classes="dialog"):
             yield Static("Filter the results", classes="dialog-title")
+            yield Static("Tab/⇧Tab: field · Enter: apply (on a list: open it) · Esc: cancel",
+                         classes="dialog-help")
+            yield Input(current.text, placeholder="path or symbol, fuzzy (e.g. optres)", id="filter-text")
             yield Select([(v.value, v.value) for v in Verdict], prompt="any verdict", id="filter-verdict",
                          value=current.verdict.value if current.verdict else Select.NULL)
             yield Select([(v.value, v.value) for v in Label] + [("no label", "none")], prompt="any label",
@@ -35,6 +43,10 @@ class FilterScreen(ModalScreen[Filter | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Apply", variant="primary", id="filter-apply")
                 yield Button("Clear", id="filter-clear")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(self.chosen())
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -46,4 +58,5 @@ class FilterScreen(ModalScreen[Filter | None]):
             return None if picked is Select.NULL else str(picked)
 
         verdict, label, path_class = value("#filter-verdict"), value("#filter-label"), value("#filter-class")
-        return Filter(Verdict(verdict) if verdict else None, label, PathClass(path_class) if path_class else None)
+        return Filter(Verdict(verdict) if verdict else None, label, PathClass(path_class) if path_class else None,
+                      self.query_one("#filter-text", Input).value.strip())

@@ -10,11 +10,16 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from branchwise_tui.keys import Key
+from branchwise_tui.widgets.lists import KeyScroll
+
+
+#: the most lines the key list takes before it scrolls (all of it fits 80x24)
+HELP_LINES = 22
 
 
 class HelpScreen(ModalScreen[None]):
@@ -22,6 +27,7 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,question_mark", "dismiss", "Close"),
         Binding("q", "app.quit", "Quit"),
     ]
+    AUTO_FOCUS = "#help-scroll"  # the arrows, PageUp/PageDown, Home/End and j k g G scroll it
 
     def __init__(self, keys) -> None:
         """`keys`: the app's key table, or (key, what it does) pairs (the diff and tour modes)."""
@@ -32,10 +38,29 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box"):
             yield Static("branchwise review · keys", id="help-title")
-            with VerticalScroll(id="help-scroll"):
-                yield Static(key_table(self.rows), id="help-keys")
+            with KeyScroll(id="help-scroll"):
+                yield Static(key_table(tuple(k for k in self.rows if k.bound)), id="help-keys")
+                moves = tuple(k for k in self.rows if not k.bound)
+                if moves:
+                    yield Static(move_line(moves), id="help-moves")
             yield Static("Esc or ? closes this help · q quits · Ctrl+P finds any action by name",
                          id="help-footer")
+
+    def on_resize(self) -> None:
+        """On a short terminal the key list scrolls inside the box (border, title and footer
+        take 4 lines) instead of the box running off the screen."""
+        self.query_one("#help-scroll", KeyScroll).styles.max_height = max(3, min(HELP_LINES, self.size.height - 4))
+
+
+def move_line(keys: tuple[Key, ...]) -> Text:
+    """The keys that move and scroll (every list and pane has them), as one wrapped paragraph."""
+    line = Text("Move  ", style="bold underline")
+    for index, key in enumerate(keys):
+        if index:
+            line.append(" · ", style="dim")
+        line.append(key.shown, style="bold cyan")
+        line.append(f" {key.description}")
+    return line
 
 
 def key_rows(keys: tuple[Key, ...]) -> list[tuple[Text, Text]]:
@@ -59,10 +84,9 @@ def key_table(keys: tuple[Key, ...]) -> Table:
         split = (len(rows) + 1) // 2
     left, right = rows[:split], rows[split:]
     table = Table.grid(padding=(0, 1), expand=True)
-    table.add_column(justify="right", no_wrap=True, width=5)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
-    table.add_column(justify="right", no_wrap=True, width=5)
-    table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
+    for half in (left, right):
+        table.add_column(justify="right", no_wrap=True, width=max([5, *(len(key.plain) for key, _ in half)]))
+        table.add_column(ratio=1, no_wrap=True, overflow="ellipsis")
     empty = (Text(""), Text(""))
     for index in range(max(len(left), len(right))):
         a = left[index] if index < len(left) else empty

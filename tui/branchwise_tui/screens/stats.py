@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from rich.text import Text
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import Footer, Header, Static
+
+from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 
 from branchwise.display import escape_controls
 
@@ -25,6 +27,7 @@ EIGHTHS = " ▁▂▃▄▅▆▇█"
 
 class StatsScreen(Screen[None]):
     BINDINGS = [Binding("escape,s", "app.pop_screen", "Back"), Binding("q", "app.quit", "Quit")]
+    AUTO_FOCUS = "#stats-body"  # the arrows, PageUp/PageDown, Home/End and j k g G scroll it
 
     def __init__(self, summary: dict) -> None:
         super().__init__()
@@ -35,7 +38,7 @@ class StatsScreen(Screen[None]):
         trend = summary["trend"]
         ratios = [t["failure_ratio"] for t in trend]
         yield Header()
-        with VerticalScroll(id="stats-body"):
+        with KeyScroll(id="stats-body"):
             yield Static(_advice(summary["recommendation"]), id="stats-advice",
                          classes="reindex" if summary["recommendation"]["reindex"] else "fine")
             yield Static(
@@ -64,8 +67,11 @@ class StatsScreen(Screen[None]):
         self.set_class(self.size.width < STACK_BELOW, "-stacked")
 
 
-def _table(table_id: str, columns: tuple[str, ...], rows) -> DataTable:
-    table: DataTable = DataTable(id=table_id, cursor_type="none", zebra_stripes=True)
+def _table(table_id: str, columns: tuple[str, ...], rows) -> KeyTable:
+    """A table drawn whole inside its screen's scrolling body, which the keys scroll: it
+    takes no focus itself (a focused table with nothing to scroll would swallow the keys)."""
+    table = KeyTable(id=table_id, cursor_type="none", zebra_stripes=True)
+    table.can_focus = False
     table.add_columns(*columns)
     table.add_rows([tuple(escape_controls(cell) for cell in row) for row in rows])  # names from the repository
     return table
@@ -94,7 +100,7 @@ def trend_chart(ratios: list[float | None], height: int = CHART_HEIGHT) -> Text:
     return Text("\n").join(rows)
 
 
-def _table_or_none(table_id: str, columns: tuple[str, ...], rows) -> DataTable | Static:
+def _table_or_none(table_id: str, columns: tuple[str, ...], rows) -> KeyTable | Static:
     rows = list(rows)
     return _table(table_id, columns, rows) if rows else Static("none recorded", classes="stats-none")
 

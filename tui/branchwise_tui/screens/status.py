@@ -12,7 +12,6 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
@@ -20,6 +19,7 @@ from textual.widgets import Footer, Header, Static
 from branchwise.display import escape_controls
 from branchwise.status import hooks_line, tip_line
 from branchwise_tui.screens.stats import _table
+from branchwise_tui.widgets.lists import KeyScroll
 
 
 class StatusLoaded(Message):
@@ -32,6 +32,7 @@ class StatusLoaded(Message):
 
 class StatusScreen(Screen[None]):
     BINDINGS = [Binding("escape,q,I", "app.pop_screen", "Back")]
+    AUTO_FOCUS = "#status-body"  # the arrows, PageUp/PageDown, Home/End and j k g G scroll it
 
     def __init__(self, status: dict) -> None:
         super().__init__()
@@ -42,7 +43,7 @@ class StatusScreen(Screen[None]):
         branches = status["branches"]
         behind = [b for b in branches if b["reindex_recommended"]]
         yield Header()
-        with VerticalScroll(id="status-body"):
+        with KeyScroll(id="status-body"):
             yield Static(escape_controls(_advice(behind)), id="status-advice", classes="reindex" if behind else "fine")
             embedding = status["embedding"]
             yield Static(escape_controls(f"{status['repository']}: model {embedding['model']}, path weight "

@@ -15,7 +15,6 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
@@ -23,6 +22,7 @@ from textual.widgets import Footer, Header, Static
 from branchwise.tours import Tour, TourCheck
 from branchwise_tui.screens.hosted import app_session
 from branchwise_tui.widgets.badges import verdict_badge
+from branchwise_tui.widgets.lists import KeyScroll
 
 DEFAULT_TOUR_BUNDLE = Path("branchwise-tour.md")
 
@@ -41,15 +41,18 @@ class TourBundleWritten(Message):
 
 class TourScreen(Screen[None]):
     BINDINGS = [
-        Binding("n,right", "step(1)", "Next"),
-        Binding("p,left", "step(-1)", "Previous"),
+        # before the code pane's own keys: ← → always walk the steps
+        Binding("n,right", "step(1)", "Next", priority=True),
+        Binding("p,left", "step(-1)", "Previous", priority=True),
         Binding("e", "export", "Export"),
         Binding("q", "leave", "Quit"),
         Binding("question_mark", "help", "Help", key_display="?"),
     ]
     #: (key, what it does): the help screen of this mode
     KEYS = [("n / →", "next step"), ("p / ←", "previous step"),
+            ("↑↓ j k", "scroll the code"), ("PgUp/Dn", "scroll a page"), ("Home End", "top, bottom of the code"),
             ("e", "export the tour as a bundle for a model"), ("q", "quit")]
+    AUTO_FOCUS = "#tour-code-scroll"  # the arrows, PageUp/PageDown, Home/End and j k g G scroll it
 
     def __init__(self, tour: Tour, branch: str) -> None:
         super().__init__()
@@ -65,7 +68,7 @@ class TourScreen(Screen[None]):
         yield Static(id="tour-step")
         yield Static(id="tour-note")
         yield Static(id="tour-header")
-        with VerticalScroll(id="tour-code-scroll"):
+        with KeyScroll(id="tour-code-scroll"):
             yield Static(id="tour-code")
         yield Footer()
 
@@ -104,7 +107,7 @@ class TourScreen(Screen[None]):
         self.query_one("#tour-code", Static).update(
             Syntax(step_text(item).rstrip("\n"), language, theme="monokai", line_numbers=True,
                    start_line=start, word_wrap=False))
-        self.query_one("#tour-code-scroll", VerticalScroll).scroll_home(animate=False)
+        self.query_one("#tour-code-scroll", KeyScroll).scroll_home(animate=False)
 
     def action_step(self, delta: int) -> None:
         if self.check is None or not self.check.steps:

@@ -45,7 +45,12 @@ class KeyBar(Widget):
         text = Text(no_wrap=True, overflow="ellipsis")
         if self.status:
             mark = SPINNER[self._frame] + " " if self.busy else ""
-            text.append(f" {mark}{self.status} ", style="bold reverse" if self.busy else "bold")
+            essential = _width(self.keys, {i for i, k in enumerate(self.keys) if k.priority == 1})
+            status = f"{mark}{self.status}"
+            most = max(8, width - essential - 3)
+            if len(status) > most:  # a long status (a label change) never pushes out / ? q
+                status = status[:most - 1] + "…"
+            text.append(f" {status} ", style="bold reverse" if self.busy else "bold")
             text.append(" ")
         room = width - len(text)
         chosen: set[int] = set()

@@ -1,7 +1,8 @@
 """The preview pane: what the selected result is, where it stands, and its code.
 
-It shows the citation header the bundle would give the chunk, the highlighted code as indexed,
-and, by verdict, what a reviewer needs to decide: for `changed` the diff from the indexed to
+It shows the citation header the bundle would give the chunk, the highlighted code the bundle
+takes numbered from the line that header cites (long lines wrap), and, by verdict, what a
+reviewer needs to decide: for `changed` the diff from the indexed to
 the current text and which of the two the bundle takes; for `deleted` where the code was last
 seen and, when verification found it, where it moved.
 """
@@ -14,16 +15,26 @@ import re
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from branchwise.citation import Shown
 from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
+from branchwise_tui.widgets.lists import KeyScroll
 
 THEME = "monokai"
 
 
-class Preview(VerticalScroll):
+class Preview(KeyScroll):
+    def on_mount(self) -> None:
+        self.border_subtitle = "Tab: scroll here"
+
+    def on_focus(self) -> None:
+        self.border_subtitle = "↑↓ PgUp PgDn scroll · Esc: results"
+
+    def on_blur(self) -> None:
+        self.border_subtitle = "Tab: scroll here"
+
     def compose(self) -> ComposeResult:
         yield Static(id="citation")
         yield Static(id="status")
@@ -36,15 +47,17 @@ class Preview(VerticalScroll):
             self.query_one(part, Static).update("")
         self.set_class(False, "-changed", "-deleted")
 
-    def show(self, result: Result, header: list[str], takes_current: bool) -> None:
+    def show(self, result: Result, header: list[str], takes_current: bool, shown: Shown) -> None:
+        """`shown`: the text the bundle takes and the lines `header` cites for it."""
         self.query_one("#citation", Static).update(Text("\n".join(header)))
         self.query_one("#status", Static).update(_status(result, takes_current))
         diff = self.query_one("#diff", Static)
         diff.update(_diff(result) if result.verdict is Verdict.CHANGED else "")
         diff.display = result.verdict is Verdict.CHANGED and result.current_text is not None
+        start = shown.start_line if shown.start_line is not None else result.start_line
         self.query_one("#code", Static).update(
-            Syntax(result.text.rstrip("\n"), result.identity.language, theme=THEME,
-                   line_numbers=True, start_line=result.start_line, word_wrap=False)
+            Syntax(shown.text.rstrip("\n"), result.identity.language, theme=THEME,
+                   line_numbers=True, start_line=start, word_wrap=True)
         )
         self.set_class(result.verdict is Verdict.CHANGED, "-changed")
         self.set_class(result.verdict is Verdict.DELETED, "-deleted")

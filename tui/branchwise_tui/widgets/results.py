@@ -12,12 +12,15 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from branchwise.display import escape_controls
 from branchwise.models import PathClass, Result, Verdict
 from branchwise_tui.widgets.badges import verdict_badge
-from branchwise_tui.widgets.columns import COLUMNS, elide_middle, elide_path, layout
+from branchwise_tui.textmatch import fuzzy_match, natural_key
+from branchwise_tui.widgets.lists import KeyTable
+from branchwise_tui.widgets.columns import COLUMNS, SAME_EVERYWHERE_CANDIDATES, elide_middle, elide_path, elide_symbol, layout
 
 #: the rank cell's mark of a pinned symbol (offered first on this branch)
 PIN = "⚑"
@@ -29,20 +32,24 @@ VERDICT_ORDER = {verdict: i for i, verdict in enumerate(Verdict)}
 
 @dataclass(frozen=True)
 class Filter:
-    """Which results to show; None means any. `label` "none" means unlabelled."""
+    """Which results to show; None means any. `label` "none" means unlabelled; `text` is
+    matched fuzzily (as fzf does) against the row's `path::symbol`."""
 
     verdict: Verdict | None = None
     label: str | None = None
     path_class: PathClass | None = None
+    text: str = ""
 
     def accepts(self, result: Result) -> bool:
         label = result.label.value if result.label else "none"
         return ((self.verdict is None or result.verdict is self.verdict)
                 and (self.label is None or label == self.label)
-                and (self.path_class is None or result.path_class is self.path_class))
+                and (self.path_class is None or result.path_class is self.path_class)
+                and (not self.text.strip() or fuzzy_match(self.text, f"{result.path}::{result.identity.qualified_name}")))
 
     def describe(self) -> str:
-        parts = [f"verdict={self.verdict.value}" if self.verdict else "",
+        parts = [f"“{self.text.strip()}”" if self.text.strip() else "",
+                 f"verdict={self.verdict.value}" if self.verdict else "",
                  f"label={self.label}" if self.label else "",
                  f"class={self.path_class.value}" if self.path_class else ""]
         return " ".join(p for p in parts if p)
@@ -52,15 +59,18 @@ SORT_KEYS = {
     "rank": lambda r, dates: r.rank,
     "verdict": lambda r, dates: VERDICT_ORDER.get(r.verdict, len(VERDICT_ORDER)),
     "score": lambda r, dates: r.score,
-    "path": lambda r, dates: r.path,
-    "symbol": lambda r, dates: r.identity.qualified_name,
-    "branch": lambda r, dates: r.branch,
+    "path": lambda r, dates: natural_key(r.path),
+    "symbol": lambda r, dates: natural_key(r.identity.qualified_name),
+    "branch": lambda r, dates: natural_key(r.branch),
     "commit": lambda r, dates: r.commit,
     "indexed": lambda r, dates: dates.get(r.commit, ""),
 }
 
 
-class ResultsTable(DataTable):
+class ResultsTable(KeyTable):
+    #: the tokens of the bundle as reviewed so far, shown under the table (None: not counted yet)
+    bundle_tokens: reactive[int | None] = reactive(None)
+
     class Highlighted(Message):
         """The cursor is on `result` (None when the table is empty)."""
 
@@ -80,6 +90,7 @@ class ResultsTable(DataTable):
         self.filter = Filter()
         self.show_score = False
         self._widths: dict[str, int] = {}
+        self._same: dict[str, str] = {}  # column -> the value every shown row has in it
 
     # what is shown ----------------------------------------------------------------------------
 
@@ -133,12 +144,22 @@ class ResultsTable(DataTable):
     def _layout_columns(self) -> None:
         compact = self._compact()
         wanted: dict[str, int] = {}
+        values: dict[str, set[str]] = {key: set() for key in SAME_EVERYWHERE_CANDIDATES}
         for result in self.rows_shown:
             for key, text in self._plain(result, compact).items():
                 wanted[key] = max(wanted.get(key, 0), len(text))
+                if key in values:
+                    values[key].add(text)
             wanted["filename"] = max(wanted.get("filename", 0), len(result.path.rsplit("/", 1)[-1]))
+            last_part = result.identity.qualified_name.rsplit(".", 1)[-1]
+            wanted["last_part"] = max(wanted.get("last_part", 0), len(escape_controls(last_part)))
+        self._same = {key: next(iter(found)) for key, found in values.items() if len(found) == 1}
         hidden = frozenset() if self.show_score else frozenset({"score"})
-        self._widths = layout(self._available(), wanted, hidden)
+        # rows from several branches (all history) cannot be told apart without the branch
+        required = frozenset({"score"} if self.show_score else set()) | (
+            frozenset({"branch"}) if len(values["branch"]) > 1 else frozenset()) | (
+            frozenset({"rank"}) if self.marked or any(r.pinned for r in self.rows_shown) else frozenset())
+        self._widths = layout(self._available(), wanted, hidden, constant=frozenset(self._same), required=required)
         self.clear(columns=True)
         titles = {c.key: c.title for c in COLUMNS}
         for key, width in self._widths.items():
@@ -175,6 +196,8 @@ class ResultsTable(DataTable):
                 cells.append(self._badge(result, compact))
             elif key == "path":
                 cells.append(elide_path(plain["path"], widths["path"]))
+            elif key == "symbol":
+                cells.append(elide_symbol(plain["symbol"], widths["symbol"]))
             elif key == "rank" and result.version_id in self.marked:
                 cells.append(Text(plain["rank"], style="bold reverse"))
             elif key == "rank" and result.pinned:
@@ -195,12 +218,30 @@ class ResultsTable(DataTable):
             parts.append(f"filter {self.filter.describe()}")
         if self.sort_key != "rank" or self.sort_reverse:
             parts.append(f"sorted by {self.sort_key}{' ▼' if self.sort_reverse else ''}")
+        common = self._common()
+        if common:
+            parts.append(common)
         pinned = sum(r.pinned for r in self.rows_shown)
         if pinned:
             parts.append(f"{PIN} {pinned} pinned")
         if self.marked:
             parts.append(f"{len(self.marked)} marked")
         self.border_title = " · ".join(parts)
+
+    def _common(self) -> str:
+        """What every row shares in the columns left out for it, e.g. `all from main@46670eb, 2026-08-20`."""
+        same = {key: value for key, value in self._same.items() if key not in self._widths and value}
+        if not same:
+            return ""
+        where = same.get("branch", "")
+        if "commit" in same:
+            where += f"@{same['commit']}"
+        if "indexed" in same:
+            where += f", {same['indexed']}" if where else same["indexed"]
+        return f"all from {where}"
+
+    def watch_bundle_tokens(self, tokens: int | None) -> None:
+        self.border_subtitle = "" if tokens is None else f"bundle: {tokens:,} tokens"
 
     # reviewer actions -------------------------------------------------------------------------
 
