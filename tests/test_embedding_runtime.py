@@ -132,3 +132,28 @@ def test_index_json_reports_rate_and_embedding_time(tmp_path):
     assert branch["symbols_parsed"] == 4  # cancel_order, refund_payment, Account, Account.close
     assert 0 <= branch["embed_seconds"] <= branch["seconds"]  # the hashing embedder takes well under 1 ms
     assert branch["symbols_per_second"] == pytest.approx(4 / branch["seconds"], rel=0.05)
+
+
+def test_export_settings_read_both_sentence_transformers_formats(tmp_path):
+    from branchwise.embedding.onnx_export import _sentence_settings
+    from branchwise.errors import BranchwiseError
+
+    def model(pooling: dict, bert: dict, tokenizer: dict) -> Path:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        (folder / "1_Pooling").mkdir(parents=True)
+        (folder / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+        (folder / "sentence_bert_config.json").write_text(json.dumps(bert))
+        (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer))
+        (folder / "config.json").write_text(json.dumps({"hidden_size": 384}))
+        return folder
+
+    old = model({"word_embedding_dimension": 384, "pooling_mode_mean_tokens": True}, {"max_seq_length": 256}, {})
+    # sentence-transformers 6: one `pooling_mode`, the length kept by the tokenizer
+    new = model({"embedding_dimension": 384, "pooling_mode": "mean", "include_prompt": True},
+                {"transformer_task": "feature-extraction"}, {"model_max_length": 200, "max_length": 128})
+    assert _sentence_settings(old)["max_seq_length"] == 256
+    assert _sentence_settings(new) == {"max_seq_length": 200, "pooling": "mean", "normalize": True, "dim": 384}
+    for pooling in ({"pooling_mode": "cls"}, {"pooling_mode": ["mean", "max"]},
+                    {"pooling_mode_mean_tokens": True, "pooling_mode_max_tokens": True}):
+        with pytest.raises(BranchwiseError, match="mean-pooling models only"):
+            _sentence_settings(model(pooling, {}, {}))

@@ -44,18 +44,29 @@ def command_mine(args) -> int:
             print(f"train: source {name!r} is not installed on this machine", file=sys.stderr)
             return 2
         chosen.append(source)
-    pairs, files = mine(chosen, args.docstring_share, args.seed)
+    try:
+        limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.max_pairs or [])}
+    except ValueError:
+        print("train: --max-pairs takes LANGUAGE=N, e.g. go=2300", file=sys.stderr)
+        return 2
+    pairs, files = mine(chosen, args.docstring_share, args.seed, limits)
     leaks = leaked_sources(files, benchmark_hashes())
     if leaks:
         print(f"train: {len(leaks)} source file(s) are benchmark or sample code, refusing: {leaks[0]}",
               file=sys.stderr)
         return 1
-    negatives = hard_negatives([p.query for p in pairs], [p.code for p in pairs], [p.qualified_name for p in pairs])
+    negatives = list(range(len(pairs)))
+    for source in chosen:  # a negative from the same library: same language, same conventions
+        rows = [i for i, p in enumerate(pairs) if p.source == source.name]
+        found = hard_negatives([pairs[i].query for i in rows], [pairs[i].code for i in rows],
+                               [pairs[i].qualified_name for i in rows])
+        for i, j in zip(rows, found):
+            negatives[i] = rows[j]
     args.work.mkdir(parents=True, exist_ok=True)
     with open(args.work / "pairs.jsonl", "w") as out:
         for record, negative in zip(as_records(pairs), negatives):
             out.write(json.dumps({**record, "negative": pairs[negative].code}) + "\n")
-    manifest = data_manifest(chosen, pairs, files, args.seed, args.docstring_share)
+    manifest = data_manifest(chosen, pairs, files, args.seed, args.docstring_share, limits)
     (args.work / "data-manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"{len(pairs)} pairs from {len(files)} files -> {args.work / 'pairs.jsonl'}")
     return 0
@@ -125,6 +136,8 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--source", action="append", choices=("python", "go"), help="default: python")
         command.add_argument("--seed", type=int, default=SEED)
         command.add_argument("--docstring-share", type=float, default=DOCSTRING_SHARE)
+        command.add_argument("--max-pairs", action="append", metavar="LANGUAGE=N",
+                             help="at most N pairs of that language's library (a seeded sample)")
     check = sub.add_parser("check", help="fail when a source file of a data manifest is benchmark code")
     check.add_argument("manifest", type=Path, nargs="?", default=COMMITTED_MANIFEST)
     fit = sub.add_parser("fit", help="fine-tune the base model on the mined pairs")

@@ -10,7 +10,7 @@ from train.sources import Source
 
 
 def data_manifest(sources: list[Source], pairs: list[Pair], files: list[dict], seed: int,
-                  docstring_share: float) -> dict:
+                  docstring_share: float, max_pairs: dict[str, int] | None = None) -> dict:
     per_source = Counter(p.source for p in pairs)
     with_docstring = Counter(p.source for p in pairs if p.with_docstring)
     digest = hashlib.sha256()
@@ -19,6 +19,7 @@ def data_manifest(sources: list[Source], pairs: list[Pair], files: list[dict], s
     return {
         "seed": seed,
         "docstring_share": docstring_share,
+        "max_pairs_per_language": max_pairs or {},
         "query": f"the docstring's first sentence, {MIN_WORDS}-{MAX_WORDS} words",
         "pairs": len(pairs),
         "pairs_sha256": digest.hexdigest(),

@@ -50,6 +50,20 @@ def first_sentence(docstring: str) -> str:
     return sentence
 
 
+#: languages whose doc comments open with the symbol's name ("ExecuteC runs the command"):
+#: the name is dropped from the question, which a user would not start with
+NAME_LEADS_DOC = frozenset({"go"})
+
+
+def _without_leading_name(docstring: str, qualified_name: str, language: str) -> str:
+    name = qualified_name.rsplit(".", 1)[-1]
+    words = docstring.split(None, 1)
+    if language in NAME_LEADS_DOC and len(words) == 2 and words[0] == name:
+        rest = words[1]
+        return rest[:1].upper() + rest[1:]
+    return docstring
+
+
 @contextlib.contextmanager
 def recorded_compositions() -> Iterator[list[tuple]]:
     """Every call the chunker makes to `embedding_text.compose`, with its arguments, so a
@@ -89,7 +103,7 @@ def file_pairs(source: Source, path: Path, data: bytes) -> list[tuple[str, str, 
     for chunk in chunks.chunks:
         if chunk.identity.symbol_type not in PAIR_TYPES or not chunk.docstring:
             continue
-        query = first_sentence(chunk.docstring)
+        query = first_sentence(_without_leading_name(chunk.docstring, chunk.identity.qualified_name, source.language))
         if not query or chunk.embedding_text not in composed:
             continue
         args, kwargs = composed[chunk.embedding_text]
@@ -99,8 +113,10 @@ def file_pairs(source: Source, path: Path, data: bytes) -> list[tuple[str, str, 
     return out
 
 
-def mine(sources: list[Source], docstring_share: float, seed: int) -> tuple[list[Pair], list[dict]]:
-    """The deduplicated pairs of every source, and one record (path, sha256, pairs) per file used."""
+def mine(sources: list[Source], docstring_share: float, seed: int,
+         max_pairs: dict[str, int] | None = None) -> tuple[list[Pair], list[dict]]:
+    """The deduplicated pairs of every source (at most max_pairs[language] of a language, a
+    seeded sample), and one record (path, sha256, pairs) per file used."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     files: list[dict] = []
@@ -128,7 +144,25 @@ def mine(sources: list[Source], docstring_share: float, seed: int) -> tuple[list
             if kept:
                 files.append({"source": source.name, "path": path.relative_to(source.root).as_posix(),
                               "sha256": sha256_file(path), "pairs": kept})
+    if max_pairs:
+        limits = {s.name: max_pairs[s.language] for s in sources if s.language in max_pairs}
+        pairs, files = _sampled(pairs, files, limits, random.Random(seed))
     return pairs, files
+
+
+def _sampled(pairs: list[Pair], files: list[dict], limits: dict[str, int],
+             rng: random.Random) -> tuple[list[Pair], list[dict]]:
+    kept: list[Pair] = []
+    for name in dict.fromkeys(p.source for p in pairs):
+        of_source = [p for p in pairs if p.source == name]
+        if len(of_source) > limits.get(name, len(of_source)):
+            chosen = set(rng.sample(range(len(of_source)), limits[name]))
+            of_source = [p for i, p in enumerate(of_source) if i in chosen]
+        kept += of_source
+    used: dict[tuple[str, str], int] = {}
+    for p in kept:
+        used[(p.source, p.path)] = used.get((p.source, p.path), 0) + 1
+    return kept, [{**f, "pairs": used[(f["source"], f["path"])]} for f in files if (f["source"], f["path"]) in used]
 
 
 def as_records(pairs: list[Pair]) -> list[dict]:

@@ -57,7 +57,8 @@ def go_stdlib() -> Source | None:
     """Go's standard library, when the Debian package `golang-src` (or a GOROOT) is installed."""
     import glob
 
-    for candidate in sorted(glob.glob("/usr/lib/go-*/src"), reverse=True) + ["/usr/lib/go/src", "/usr/local/go/src"]:
+    candidates = sorted(glob.glob("/usr/share/go-*/src") + glob.glob("/usr/lib/go-*/src"), reverse=True)
+    for candidate in candidates + ["/usr/lib/go/src", "/usr/local/go/src"]:
         root = Path(candidate)
         if (root / "net" / "http").is_dir():
             version = root.parent.name.removeprefix("go-")

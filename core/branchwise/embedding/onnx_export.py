@@ -116,10 +116,23 @@ def _sentence_settings(source: Path) -> dict:
     pooling = json.loads(pooling_file.read_text()) if pooling_file.is_file() else {"pooling_mode": "mean"}
     if not _pools_by_mean(pooling):
         raise BranchwiseError(f"the ONNX runtime supports mean-pooling models only; {source} pools otherwise")
-    bert_config = source / "sentence_bert_config.json"
-    max_length = json.loads(bert_config.read_text()).get("max_seq_length", 256) if bert_config.is_file() else 256
+    max_length = _max_seq_length(source)
     dim = json.loads((source / "config.json").read_text())["hidden_size"]
     return {"max_seq_length": int(max_length), "pooling": "mean", "normalize": True, "dim": int(dim)}
+
+
+def _max_seq_length(source: Path) -> int:
+    """The truncation length: `max_seq_length` of sentence_bert_config.json in the old format;
+    sentence-transformers 6 keeps it as the tokenizer's `model_max_length` instead."""
+    bert_config = source / "sentence_bert_config.json"
+    if bert_config.is_file() and "max_seq_length" in (settings := json.loads(bert_config.read_text())):
+        return int(settings["max_seq_length"])
+    tokenizer_config = source / "tokenizer_config.json"
+    if tokenizer_config.is_file():
+        length = json.loads(tokenizer_config.read_text()).get("model_max_length")
+        if isinstance(length, int) and 0 < length < 100_000:  # transformers writes 1e30 for "no limit"
+            return length
+    return 256
 
 
 def _pools_by_mean(pooling: dict) -> bool:
