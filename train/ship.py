@@ -20,8 +20,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-TORCH_FILES = ("config.json", "modules.json", "sentence_bert_config.json", "config_sentence_transformers.json",
-               "tokenizer_config.json", "special_tokens_map.json", "vocab.txt", "1_Pooling/config.json")
+#: what sentence-transformers saved besides the weights and its generated model card
+NOT_COPIED = ("model.safetensors", "README.md")
 
 
 def ship(trained: Path, target: Path, training: dict) -> dict:
@@ -41,10 +41,12 @@ def ship(trained: Path, target: Path, training: dict) -> dict:
         export = json.loads((folder / "export.json").read_text())
         export["source"] = target.name  # not the build machine's path
         (folder / "export.json").write_text(json.dumps(export, indent=1) + "\n")
-        for name in TORCH_FILES:
-            if (trained / name).is_file():
-                (folder / name).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(trained / name, folder / name)
+        for path in sorted(trained.rglob("*")):
+            relative = path.relative_to(trained)
+            if path.is_dir():
+                (folder / relative).mkdir(parents=True, exist_ok=True)
+            elif relative.as_posix() not in NOT_COPIED and not (folder / relative).exists():
+                shutil.copy2(path, folder / relative)
         _half_weights(trained / "model.safetensors", folder / "model.safetensors")
         config = json.loads((folder / "config.json").read_text())
         config["dtype"] = "float32"  # run in fp32; the file stores fp16 to halve its size
