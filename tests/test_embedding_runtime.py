@@ -15,6 +15,7 @@ from gittools import GitBuilder
 
 from branchwise.config import Config
 from branchwise.embedding import DEFAULT_MODEL, get_embedder, model_identity
+from branchwise.embedding.location import BASE_MODEL
 from branchwise.embedding.onnx_export import MANIFEST, MODEL_FILE, ensure_export, export_dir
 from branchwise.embedding.onnx_model import OnnxEmbedder
 from branchwise.errors import UsageError
@@ -73,12 +74,13 @@ def test_onnx_runtime_never_imports_torch():
 def test_export_is_made_offline_into_the_cache_directory_once(tmp_path, monkeypatch):
     monkeypatch.setenv("BRANCHWISE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    folder = ensure_export(DEFAULT_MODEL)
-    assert folder == export_dir(DEFAULT_MODEL) and folder.is_relative_to(tmp_path / "cache")
+    # the base model ships no export of its own (the default model does: test_shipped_model.py)
+    folder = ensure_export(BASE_MODEL)
+    assert folder == export_dir(BASE_MODEL) and folder.is_relative_to(tmp_path / "cache")
     manifest = json.loads((folder / MANIFEST).read_text())
     assert manifest["max_seq_length"] == 256 and manifest["pooling"] == "mean" and manifest["dim"] == 384
     made = (folder / MODEL_FILE).stat().st_mtime_ns
-    assert ensure_export(DEFAULT_MODEL) == folder and (folder / MODEL_FILE).stat().st_mtime_ns == made
+    assert ensure_export(BASE_MODEL) == folder and (folder / MODEL_FILE).stat().st_mtime_ns == made
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".export-")]  # no leftovers
 
 
