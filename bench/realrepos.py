@@ -259,12 +259,14 @@ def index_repo(repo: str, cache: Path, index_dir: Path, embedder) -> tuple[objec
                        "branches": {s.branch: len(live[s.branch]) for s in summaries}, "live": live}
 
 
-def run(repos: tuple[str, ...], cache: Path, work: Path) -> dict:
-    from branchwise.embedding import get_embedder
+def run(repos: tuple[str, ...], cache: Path, work: Path, model: str | None = None) -> dict:
+    from branchwise.embedding import get_embedder, model_identity
 
     os.environ.pop("BRANCHWISE_MODEL", None)
+    if model:  # the index's configured model too, so indexing never re-embeds with the default
+        os.environ["BRANCHWISE_MODEL"] = model
     cache.mkdir(parents=True, exist_ok=True)
-    embedder = CachedEmbedder(get_embedder(), cache / "embeddings.sqlite")
+    embedder = CachedEmbedder(get_embedder(model_identity(model) if model else None), cache / "embeddings.sqlite")
     out: dict = {}
     for repo in repos:
         questions = load_questions(repo)
@@ -319,6 +321,11 @@ def markdown(doc: dict) -> str:
     return "\n".join(lines)
 
 
+def _commit() -> str:
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return done.stdout.strip()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.realrepos", description=__doc__.split("\n")[0])
     parser.add_argument("--repo", action="append", choices=REPOS)
@@ -326,15 +333,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     parser.add_argument("--label", default="current", help="name of this measurement (before, after, ...)")
     parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
+    parser.add_argument("--model", help="the model to measure (a shipped name or a model directory; "
+                                        "default: the default model), run by the default runtime")
     args = parser.parse_args(argv)
     repos = tuple(args.repo or ("click", "cobra"))  # the issue-33 repositories are named with --repo
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="branchwise-realrepos-") as tmp:
-        repos_doc = run(repos, args.cache, args.index_root or Path(tmp))
+        repos_doc = run(repos, args.cache, args.index_root or Path(tmp), args.model)
     from bench.report import machine
 
     date = datetime.now(timezone.utc)
-    doc = {"meta": {"label": args.label, "date": date.isoformat(timespec="seconds"), "machine": machine(),
+    from branchwise.embedding import DEFAULT_MODEL
+
+    doc = {"meta": {"label": args.label, "model": args.model or DEFAULT_MODEL, "commit": _commit(), "date": date.isoformat(timespec="seconds"), "machine": machine(),
                     "seconds": round(time.perf_counter() - started, 1),
                     "embedded_now": repos_doc.pop("embedded_now")},
            "repos": repos_doc, "languages": by_language(repos_doc)}

@@ -149,10 +149,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reuse-cases", action="store_true",
                         help="replay the channel rankings saved by an earlier run in --index-root")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--model", help="the model whose dense channel is tuned for (default: the default model)")
     args = parser.parse_args(argv)
-    from branchwise.embedding import get_embedder
+    import os
 
-    embedder = CachedEmbedder(get_embedder(), args.cache / "embeddings.sqlite")
+    from branchwise.embedding import DEFAULT_MODEL, get_embedder, model_identity
+
+    os.environ.pop("BRANCHWISE_MODEL", None)
+    if args.model:  # the index's configured model too, so indexing never re-embeds with the default
+        os.environ["BRANCHWISE_MODEL"] = args.model
+    embedder = CachedEmbedder(get_embedder(model_identity(args.model or DEFAULT_MODEL)),
+                              args.cache / "embeddings.sqlite")
     root = args.index_root or Path(tempfile.mkdtemp(prefix="branchwise-tune-"))
     cases = {}
     for repo in dict.fromkeys((args.tune, args.check)):
@@ -165,8 +172,10 @@ def main(argv: list[str] | None = None) -> int:
         saved.write_bytes(pickle.dumps(cases[repo]))
         print(f"{repo}: {len(cases[repo])} cases collected", file=sys.stderr, flush=True)
     settings, tuned = search_grid(cases[args.tune])
-    doc = {"tuned_on": args.tune, "settings": asdict(settings),
+    doc = {"model": args.model or DEFAULT_MODEL, "tuned_on": args.tune, "settings": asdict(settings),
            "untuned": {repo: report(c, UNTUNED) for repo, c in cases.items()},
+           "defaults_before": {"settings": asdict(RankingSettings()),
+                               **{repo: report(c, RankingSettings()) for repo, c in cases.items()}},
            "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)}}
     text = json.dumps(doc, indent=1)
     if args.out:

@@ -15,6 +15,7 @@ from gittools import GitBuilder
 
 from branchwise.config import Config
 from branchwise.embedding import DEFAULT_MODEL, get_embedder, model_identity
+from branchwise.embedding.location import BASE_MODEL
 from branchwise.embedding.onnx_export import MANIFEST, MODEL_FILE, ensure_export, export_dir
 from branchwise.embedding.onnx_model import OnnxEmbedder
 from branchwise.errors import UsageError
@@ -73,12 +74,13 @@ def test_onnx_runtime_never_imports_torch():
 def test_export_is_made_offline_into_the_cache_directory_once(tmp_path, monkeypatch):
     monkeypatch.setenv("BRANCHWISE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    folder = ensure_export(DEFAULT_MODEL)
-    assert folder == export_dir(DEFAULT_MODEL) and folder.is_relative_to(tmp_path / "cache")
+    # the base model ships no export of its own (the default model does: test_shipped_model.py)
+    folder = ensure_export(BASE_MODEL)
+    assert folder == export_dir(BASE_MODEL) and folder.is_relative_to(tmp_path / "cache")
     manifest = json.loads((folder / MANIFEST).read_text())
     assert manifest["max_seq_length"] == 256 and manifest["pooling"] == "mean" and manifest["dim"] == 384
     made = (folder / MODEL_FILE).stat().st_mtime_ns
-    assert ensure_export(DEFAULT_MODEL) == folder and (folder / MODEL_FILE).stat().st_mtime_ns == made
+    assert ensure_export(BASE_MODEL) == folder and (folder / MODEL_FILE).stat().st_mtime_ns == made
     assert not [p for p in folder.parent.iterdir() if p.name.startswith(".export-")]  # no leftovers
 
 
@@ -132,3 +134,28 @@ def test_index_json_reports_rate_and_embedding_time(tmp_path):
     assert branch["symbols_parsed"] == 4  # cancel_order, refund_payment, Account, Account.close
     assert 0 <= branch["embed_seconds"] <= branch["seconds"]  # the hashing embedder takes well under 1 ms
     assert branch["symbols_per_second"] == pytest.approx(4 / branch["seconds"], rel=0.05)
+
+
+def test_export_settings_read_both_sentence_transformers_formats(tmp_path):
+    from branchwise.embedding.onnx_export import _sentence_settings
+    from branchwise.errors import BranchwiseError
+
+    def model(pooling: dict, bert: dict, tokenizer: dict) -> Path:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        (folder / "1_Pooling").mkdir(parents=True)
+        (folder / "1_Pooling" / "config.json").write_text(json.dumps(pooling))
+        (folder / "sentence_bert_config.json").write_text(json.dumps(bert))
+        (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer))
+        (folder / "config.json").write_text(json.dumps({"hidden_size": 384}))
+        return folder
+
+    old = model({"word_embedding_dimension": 384, "pooling_mode_mean_tokens": True}, {"max_seq_length": 256}, {})
+    # sentence-transformers 6: one `pooling_mode`, the length kept by the tokenizer
+    new = model({"embedding_dimension": 384, "pooling_mode": "mean", "include_prompt": True},
+                {"transformer_task": "feature-extraction"}, {"model_max_length": 200, "max_length": 128})
+    assert _sentence_settings(old)["max_seq_length"] == 256
+    assert _sentence_settings(new) == {"max_seq_length": 200, "pooling": "mean", "normalize": True, "dim": 384}
+    for pooling in ({"pooling_mode": "cls"}, {"pooling_mode": ["mean", "max"]},
+                    {"pooling_mode_mean_tokens": True, "pooling_mode_max_tokens": True}):
+        with pytest.raises(BranchwiseError, match="mean-pooling models only"):
+            _sentence_settings(model(pooling, {}, {}))

@@ -79,6 +79,19 @@ def test_roles_of_symbols():
     assert role_of("src/context.py", "source", "python", "Testing") == "source"
 
 
+def test_a_name_makes_a_test_only_in_test_files_and_test_classes():
+    # an application's own API named test_...: source outside test files
+    assert role_of("src/flask/app.py", "source", "python", "Flask.test_client") == "source"
+    assert role_of("app.py", "source", "python", "test_client") == "source"
+    assert role_of("app.py", "source", "python", "test_request_context#2") == "source"
+    assert role_of("src/starlette/testclient.py", "source", "python", "TestClient") == "source"
+    assert role_of("src/starlette/testclient.py", "source", "python", "TestClient.request") == "source"
+    # the same names in a test file, or as test methods of a Test* class, are tests
+    assert role_of("tests/test_app.py", "test", "python", "test_client") == "test"
+    assert role_of("src/checks.py", "source", "python", "TestOrders.test_cancel_twice") == "test"
+    assert role_of("src/checks.py", "source", "python", "TestOrders.test_cancel_twice.fake_gateway") == "test"
+
+
 def test_questions_that_ask_for_tests_docs_or_examples():
     assert wanted_roles("tests for cancelling twice") == {"test"}
     assert wanted_roles("documentation page about testing") == {"docs"}

@@ -107,6 +107,27 @@ def test_a_changed_path_weight_rebuilds_vectors_without_embedding(repo, tmp_path
     assert results[0].identity.qualified_name == "total_price"
 
 
+def test_a_new_model_identity_re_embeds_once_and_says_so(repo, tmp_path, monkeypatch):
+    """A new default model (or another `model` setting) is a one-time re-embedding with a message."""
+    index = tmp_path / "index"
+    cli = [sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--branch", "main",
+           "--index", str(index), "--json"]
+    first = subprocess.run(cli, capture_output=True, text=True)
+    assert first.returncode == 0 and "embedding model changed" not in first.stderr
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-256")
+    out = subprocess.run(cli, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "embedding model changed (hashing-384 -> hashing-256)" in out.stderr
+    change = json.loads(out.stdout)["embedding_model_change"]
+    assert change["previous"] == "hashing-384" and change["current"] == "hashing-256" and change["reembedded"] > 0
+    again = subprocess.run(cli, capture_output=True, text=True)
+    assert again.returncode == 0 and "embedding model changed" not in again.stderr  # once
+    assert "embedding_model_change" not in json.loads(again.stdout)
+    ws = Workspace(repo.path, index)
+    assert ws.embedder.name == "hashing-256"
+    assert ws.search(SearchRequest("total price of items", "main", top_k=3, mode="dense"))
+
+
 def test_an_index_keyed_before_outlines_is_re_keyed_once(repo, tmp_path, monkeypatch):
     """An index whose classes were keyed by all their lines (methods included): the recipe change
     gives them their outline key, merges the versions that differed in method bodies only, and

@@ -33,8 +33,11 @@ EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
 #: source chunks that are not a definition of behaviour or of a type
 MODULE_LEVEL_KINDS = frozenset({"module", "constant", "config", "file"})
 
-#: a test function or class by its name: `test_cancel`, `TestCancel`, `Test` (any nesting level)
-_TEST_NAME = re.compile(r"(^|\.)(test_\w*|test|Test|Test[A-Z_]\w*)(\.|#|$)")
+#: outside test files, a name makes a test only as unittest and pytest collect one: a `test*`
+#: method (or anything in it) of a `Test*` class; an application's `test_client` or
+#: `App.test_request_context`, or a `TestClient` class it ships, is source
+_TEST_CLASS = re.compile(r"^Test([A-Z_]\w*)?$")
+_TEST_FUNCTION = re.compile(r"^test(_\w*)?$")
 _TEST_WORDS = r"(unit |integration )?(tests?|test ?cases?|testing|specs?)"
 _DOCS_WORDS = r"(docs?|documentation|guide|tutorial|readme|how-?to)"
 #: a question asks for a role when it opens with it ("tests for ...", "docs on ..."), names it
@@ -90,11 +93,17 @@ def role_of(path: str, path_class: str, language: str, qualified_name: str) -> s
     """What a symbol is for a reader: source, test, docs (prose) or example."""
     if language in PROSE_LANGUAGES:
         return "docs"
-    if path_class == "test" or _TEST_NAME.search(qualified_name):
+    if path_class == "test" or _is_test_method(qualified_name):
         return "test"
     if any(path.startswith(d) or f"/{d}" in path for d in EXAMPLE_DIRS):
         return "example"
     return "source"
+
+
+def _is_test_method(qualified_name: str) -> bool:
+    parts = re.sub(r"#\d+$", "", qualified_name).split(".")
+    classes = [i for i, part in enumerate(parts[:-1]) if _TEST_CLASS.match(part)]
+    return bool(classes) and any(_TEST_FUNCTION.match(part) for part in parts[classes[0] + 1:])
 
 
 def wanted_roles(question: str) -> frozenset[str]:

@@ -6,7 +6,9 @@ way a symbol becomes the text the model reads plus the share of the path vector 
 The recipe is recorded in the index. An index run that finds another recipe there derives
 every stored version's text again (by re-chunking the file it came from, so containers get
 their outline), embeds only texts not cached yet, and has the vectors rebuilt; it says so,
-because on a large index that takes a while. A change of path weight alone re-embeds nothing.
+because on a large index that takes a while. A change of path weight alone re-embeds nothing. A change of model identity (ModelChange)
+is the same one-time step for the vectors alone: the indexer embeds every stored text
+again with the new model, and the run says so.
 
 Re-deriving also re-keys what an older chunker keyed another way: a container stored under the
 hash of all its lines (methods included) gets its outline key and keeps its skeleton, and the
@@ -84,6 +86,23 @@ class RecipeChange:
                 "reembedded": self.reembedded, "rekeyed": self.rekeyed, "merged": self.merged,
                 "recut": self.recut, "recut_files": self.recut_files, "moved_labels": self.moved_labels,
                 "moved_pins": self.moved_pins}
+
+
+@dataclass
+class ModelChange:
+    """An index run that found vectors of another model identity (a new default model, another
+    `model` or `runtime` setting) and embedded every stored text once with the configured one."""
+
+    previous: str
+    current: str
+    reembedded: int
+
+    def message(self) -> str:
+        return (f"embedding model changed ({self.previous} -> {self.current}): "
+                f"{self.reembedded} texts embedded once with the new model")
+
+    def to_json(self) -> dict:
+        return {"previous": self.previous, "current": self.current, "reembedded": self.reembedded}
 
 
 def stored_recipe(store: Store) -> str | None:

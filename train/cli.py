@@ -1,0 +1,169 @@
+"""The command line of the training pipeline; each step reads and writes files in one work directory.
+
+    python -m train all                  # mine, check, fit, ship: rebuilds the shipped model
+    python -m train mine [--source python]... [--seed N] [--docstring-share F]
+    python -m train check [MANIFEST]     # exit 1 when a source file is benchmark or sample code
+    python -m train fit [--epochs N] [--checkpoint STEP]...
+    python -m train ship [--model DIR] [--name NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 27
+DOCSTRING_SHARE = 0.2
+EPOCHS = 1
+BASE_MODEL = "all-MiniLM-L6-v2"
+#: the shipped model's data: Python's and Go's standard libraries, 2,300 pairs of each (Go
+#: alone gives 7,468 and would outweigh Python); measured against Python alone in
+#: bench/results/ (train/README.md)
+SOURCES = ["python", "go"]
+MAX_PAIRS = ["python=2300", "go=2300"]
+SHIPPED_NAME = "branchwise-code-v1"
+#: the data manifest of the shipped model, committed beside the pipeline
+COMMITTED_MANIFEST = Path(__file__).with_name("data-manifest.json")
+
+
+def _product_on_path() -> None:
+    if str(ROOT / "core") not in sys.path:
+        sys.path.insert(0, str(ROOT / "core"))
+
+
+def command_mine(args) -> int:
+    from train import sources as known
+    from train.guard import benchmark_hashes, leaked_sources
+    from train.manifest import data_manifest
+    from train.mine import as_records, mine
+    from train.negatives import hard_negatives
+
+    chosen = []
+    for name in args.source or SOURCES:
+        source = known.KNOWN[name]()
+        if source is None:
+            print(f"train: source {name!r} is not installed on this machine", file=sys.stderr)
+            return 2
+        chosen.append(source)
+    try:
+        limits = {k: int(v) for k, v in (item.split("=", 1) for item in args.max_pairs or MAX_PAIRS)}
+    except ValueError:
+        print("train: --max-pairs takes LANGUAGE=N, e.g. go=2300", file=sys.stderr)
+        return 2
+    pairs, files = mine(chosen, args.docstring_share, args.seed, limits)
+    leaks = leaked_sources(files, benchmark_hashes())
+    if leaks:
+        print(f"train: {len(leaks)} source file(s) are benchmark or sample code, refusing: {leaks[0]}",
+              file=sys.stderr)
+        return 1
+    negatives = list(range(len(pairs)))
+    for source in chosen:  # a negative from the same library: same language, same conventions
+        rows = [i for i, p in enumerate(pairs) if p.source == source.name]
+        found = hard_negatives([pairs[i].query for i in rows], [pairs[i].code for i in rows],
+                               [pairs[i].qualified_name for i in rows])
+        for i, j in zip(rows, found):
+            negatives[i] = rows[j]
+    args.work.mkdir(parents=True, exist_ok=True)
+    with open(args.work / "pairs.jsonl", "w") as out:
+        for record, negative in zip(as_records(pairs), negatives):
+            out.write(json.dumps({**record, "negative": pairs[negative].code}) + "\n")
+    manifest = data_manifest(chosen, pairs, files, args.seed, args.docstring_share, limits)
+    (args.work / "data-manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    print(f"{len(pairs)} pairs from {len(files)} files -> {args.work / 'pairs.jsonl'}")
+    return 0
+
+
+def command_check(args) -> int:
+    from train.guard import benchmark_hashes, leaked_sources
+
+    manifest = json.loads(args.manifest.read_text())
+    leaks = leaked_sources(manifest["files"], benchmark_hashes())
+    for line in leaks:
+        print(line)
+    if leaks:
+        print(f"train: {len(leaks)} training source file(s) are benchmark or sample code", file=sys.stderr)
+        return 1
+    print(f"{len(manifest['files'])} source files, none of them benchmark or sample code")
+    return 0
+
+
+def command_fit(args) -> int:
+    from train.fit import fit
+
+    pairs = [json.loads(line) for line in open(args.work / "pairs.jsonl")]
+    base = args.base
+    if base == BASE_MODEL:
+        from branchwise.embedding.location import model_location
+
+        base = str(model_location(BASE_MODEL))
+    log = fit(pairs, base, args.work / "model", args.epochs, args.seed, args.checkpoint or [])
+    (args.work / "fit-log.json").write_text(json.dumps({"base": args.base, "epochs": args.epochs,
+                                                         "seed": args.seed, **log}, indent=1) + "\n")
+    return 0
+
+
+def command_ship(args) -> int:
+    from branchwise.embedding.location import SHIPPED_MODELS_DIR
+    from train import fit
+    from train.ship import ship
+
+    model = args.model or args.work / "model"
+    manifest = json.loads((args.work / "data-manifest.json").read_text())
+    log_file = args.work / "fit-log.json"
+    training = {
+        "base": BASE_MODEL, "loss": "MultipleNegativesRankingLoss (in-batch + 1 BM25 hard negative)",
+        "batch": fit.BATCH, "learning_rate": fit.LEARNING_RATE, "max_tokens": fit.MAX_TOKENS, "scale": fit.SCALE,
+        "data": {k: manifest[k] for k in ("seed", "docstring_share", "pairs", "pairs_sha256")},
+        "sources": manifest["sources"],
+        "fit": json.loads(log_file.read_text()) if log_file.is_file() and not args.model else None,
+        "command": "python -m train all",
+    }
+    done = ship(Path(model), SHIPPED_MODELS_DIR / args.name, training)
+    shutil.copy2(args.work / "data-manifest.json", COMMITTED_MANIFEST)
+    print(f"shipped {args.name}: {len(done['files'])} files into {SHIPPED_MODELS_DIR / args.name}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    _product_on_path()
+    parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.split("\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/branchwise-train"),
+                        help="the work directory (pairs, checkpoints, logs; default %(default)s)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    every = sub.add_parser("all", help="mine, check, fit and ship: rebuild the shipped model")
+    mine = sub.add_parser("mine", help="mine (question, code) pairs with hard negatives")
+    for command in (every, mine):
+        command.add_argument("--source", action="append", choices=("python", "go"), help="default: python and go")
+        command.add_argument("--seed", type=int, default=SEED)
+        command.add_argument("--docstring-share", type=float, default=DOCSTRING_SHARE)
+        command.add_argument("--max-pairs", action="append", metavar="LANGUAGE=N",
+                             help="at most N pairs of that language's library (a seeded sample; "
+                                  "default: python=2300 go=2300; 'python=1000000' lifts the cap)")
+    check = sub.add_parser("check", help="fail when a source file of a data manifest is benchmark code")
+    check.add_argument("manifest", type=Path, nargs="?", default=COMMITTED_MANIFEST)
+    fit = sub.add_parser("fit", help="fine-tune the base model on the mined pairs")
+    for command in (every, fit):
+        command.add_argument("--base", default=BASE_MODEL)
+        command.add_argument("--epochs", type=int, default=EPOCHS)
+        command.add_argument("--checkpoint", type=int, action="append", help="also save the model after this step")
+    fit.add_argument("--seed", type=int, default=SEED)
+    ship_ = sub.add_parser("ship", help="write the trained model into the package")
+    for command in (every, ship_):
+        command.add_argument("--name", default=SHIPPED_NAME)
+    ship_.add_argument("--model", type=Path, help="a model directory (default: the work directory's model)")
+    args = parser.parse_args(argv)
+    if args.command == "mine":
+        return command_mine(args)
+    if args.command == "check":
+        return command_check(args)
+    if args.command == "fit":
+        return command_fit(args)
+    if args.command == "ship":
+        return command_ship(args)
+    args.model = None
+    return command_mine(args) or command_fit(args) or command_ship(args)

@@ -1,0 +1,87 @@
+"""Fine-tuning the encoder on the mined pairs: in-batch negatives plus one hard negative.
+
+MultipleNegativesRankingLoss, written out (cross-entropy over scaled cosine similarities of
+each question to every code text of its batch and to the batch's hard negatives), so the
+loop needs torch and sentence-transformers only. AdamW with a linear warm-up and decay, a
+fixed seed, one thread per core; checkpoints along the way measure the training curve.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+#: the measured recipe (DESIGN.md, "Notes for training a retrieval model")
+BATCH = 32
+LEARNING_RATE = 2e-5
+MAX_TOKENS = 128
+SCALE = 20.0
+WARMUP_SHARE = 0.1
+
+
+def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
+        checkpoints: list[int] | None = None, log=print) -> dict:
+    """Train `base` on `pairs` (query, code, negative) and save it to `out`; returns the log."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    random.seed(seed)
+    torch.manual_seed(seed)
+    torch.set_num_threads(max(1, len(__import__("os").sched_getaffinity(0))))
+    model = SentenceTransformer(base, device="cpu")
+    reading_length = model.max_seq_length  # what the product reads at search time, kept on save
+    model.max_seq_length = MAX_TOKENS
+    model.train()
+    order = list(range(len(pairs)))
+    batches: list[list[int]] = []
+    rng = random.Random(seed)
+    for _epoch in range(epochs):
+        rng.shuffle(order)
+        batches += [order[i:i + BATCH] for i in range(0, len(order) - BATCH + 1, BATCH)]
+    total = len(batches)
+    warmup = max(1, int(total * WARMUP_SHARE))
+    optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=0.01)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))))
+    wanted = set(checkpoints or ())
+    history: list[dict] = []
+    started = time.perf_counter()
+    running = 0.0
+    for step, batch in enumerate(batches, 1):
+        queries = [pairs[i]["query"] for i in batch]
+        codes = [pairs[i]["code"] for i in batch] + [pairs[i]["negative"] for i in batch]
+        q = _embed(model, queries)
+        c = _embed(model, codes)
+        scores = SCALE * torch.nn.functional.normalize(q, dim=-1) @ torch.nn.functional.normalize(c, dim=-1).T
+        loss = torch.nn.functional.cross_entropy(scores, torch.arange(len(batch)))
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimiser.step()
+        schedule.step()
+        optimiser.zero_grad()
+        running += float(loss)
+        if step % 20 == 0 or step == total:
+            entry = {"step": step, "of": total, "loss": round(running / (20 if step % 20 == 0 else step % 20), 4),
+                     "seconds": round(time.perf_counter() - started, 1)}
+            history.append(entry)
+            log(json.dumps(entry))
+            running = 0.0
+        if step in wanted and step != total:
+            _save(model, out.parent / f"{out.name}-step{step}", reading_length)
+    _save(model, out, reading_length)
+    return {"steps": total, "seconds": round(time.perf_counter() - started, 1), "history": history}
+
+
+def _save(model, folder: Path, reading_length: int) -> None:
+    model.eval()
+    model.max_seq_length = reading_length
+    model.save(str(folder))
+    model.max_seq_length = MAX_TOKENS
+    model.train()
+
+
+def _embed(model, texts: list[str]):
+    features = model.preprocess(texts)
+    return model(features)["sentence_embedding"]
