@@ -92,7 +92,7 @@ def test_labels_and_pins_of_stubs_and_of_a_page_follow_the_implementation_and_th
             ("docs/guide.md", "guide.md")} <= set(before)
     stub = ws.live_symbol("main", "app/termui.py", "prompt#2")
     assert stub.text.strip().endswith("-> int: ...")  # a stub, before
-    ws.set_label(ws.live_symbol("main", "app/termui.py", "prompt#3"), Label.USE, "the real one")
+    ws.set_label(stub, Label.USE, "set on a stub")
     ws.set_label(ws.live_symbol("main", "docs/guide.md", "guide.md"), Label.REFERENCE_ONLY)
     ws.pin(stub, "main", "pinned on a stub")
     ws.pin(ws.live_symbol("release", "docs/guide.md", "guide.md"), "release")
@@ -116,7 +116,7 @@ def test_labels_and_pins_of_stubs_and_of_a_page_follow_the_implementation_and_th
     labels = {(row["path"], row["qualified_name"]): row for row in ws.labels()}
     assert labels[("app/termui.py", "prompt")]["label"] == "use"
     assert labels[("app/termui.py", "prompt")]["version_id"] == implementation.version_id
-    assert labels[("app/termui.py", "prompt")]["note"] == "the real one"
+    assert labels[("app/termui.py", "prompt")]["note"] == "set on a stub"
     assert {name for path, name in labels if path == "docs/guide.md"} == {"Guide", "Passwords", "Confirmation"}
     assert all(labels[("docs/guide.md", name)]["label"] == "reference-only"
                for name in ("Guide", "Passwords", "Confirmation"))

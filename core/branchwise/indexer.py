@@ -72,9 +72,6 @@ class _Run:
     #: versions whose place in this branch's live set changed (for a shared backend's payloads)
     touched: set[int] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # embedding key -> text
-    #: a re-chunking (recipe.py): an identity the chunker no longer cuts leaves the live set
-    #: without a tombstone, since its code was not deleted
-    rechunk: bool = False
 
 
 def embedding_key(text: str) -> str:
@@ -181,8 +178,7 @@ class Indexer:
         transaction and without moving the branch: a recipe migration (rechunk.py). Returns
         the run: the caller embeds its `pending` texts; the versions it added (`new_rows`) get
         their vectors with the rebuild the migration asks for."""
-        run = _Run(branch.repo_id, branch.id, branch.commit_sha, BranchSummary(branch.name, branch.commit_sha),
-                   rechunk=True)
+        run = _Run(branch.repo_id, branch.id, branch.commit_sha, BranchSummary(branch.name, branch.commit_sha))
         self._apply_changes(run, changes)
         return run
 
@@ -282,10 +278,7 @@ class Indexer:
                 self.store.set_live(run.branch_id, identity_id, version_row, change.new_blob,
                                     chunk.start_line, chunk.end_line)
         for identity_id, version_row in old.items():
-            if identity_id not in seen and run.rechunk:
-                self.store.forget_live(run.branch_id, identity_id)
-                run.touched.add(version_row)
-            elif identity_id not in seen:
+            if identity_id not in seen:
                 self._tombstone(run, identity_id, version_row)
 
     def _identity_row(self, repo_id: int, chunk: Chunk) -> int:

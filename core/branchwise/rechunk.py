@@ -13,10 +13,11 @@ the implementation) and misses the ones it makes. An index run that finds an old
    folded implementation), else the chunks inside its lines (a page's sections);
 3. labels of an obsolete version move to its successors' versions, pins of a replaced identity
    to its successors' identities, on the same branch;
-4. each branch re-parses the files with obsolete live entries, at its indexed commit: a replaced
-   identity leaves the live set without a tombstone (its code was not deleted);
-5. a tombstone of an obsolete version (code deleted on a branch) becomes tombstones of its
-   successors that the branch does not have live;
+4. each branch re-parses the files with obsolete live entries, at its indexed commit (a replaced
+   identity leaves the live set with a tombstone, as in any index run; step 5 settles it);
+5. a tombstone of an obsolete version becomes tombstones of its successors that the branch does
+   not have live: none for a re-cut identity (its code was not deleted), the page's sections
+   for a page deleted on that branch;
 6. obsolete versions nothing refers to any more are removed.
 
 The branches do not move and no label or pin is lost: a label or pin whose version or identity

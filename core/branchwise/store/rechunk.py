@@ -20,10 +20,6 @@ class RechunkWrites(Database):
             "JOIN identities i ON i.id = l.identity_id JOIN versions v ON v.id = l.version_row "
             "WHERE l.branch_id = ? ORDER BY i.path", (branch_id,)).fetchall()
 
-    def forget_live(self, branch_id: int, identity_id: int) -> None:
-        """Drop a live entry without a tombstone (its code was re-cut, not deleted)."""
-        self.conn.execute("DELETE FROM live WHERE branch_id = ? AND identity_id = ?", (branch_id, identity_id))
-
     def tombstones_of(self, version_rows: Sequence[int]) -> list[tuple]:
         """(tombstone id, branch row, path, version row, blob, start, end) of these versions' tombstones."""
         found: list[tuple] = []
