@@ -355,3 +355,18 @@ def test_a_step_with_a_hash_but_no_commit_is_looked_for_from_the_tour_files_comm
     moved, typed = json.loads(capsys.readouterr().out)["steps"]
     assert (moved["verdict"], moved["status"], moved["path"]) == ("unchanged-older", "moved", "b.py")
     assert typed["verdict"] == "deleted"  # its hash is nowhere: not taken for the moved text
+
+
+def test_a_hand_written_step_renamed_in_its_file_is_renamed_not_deleted(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "n")
+    git.write("m.py", "def first(x):\n    return x\n\n\ndef parse_total(text):\n    return sum(map(int, text.split()))\n")
+    git.write("walk.toml", 'title = "w"\n[[steps]]\npath = "m.py"\nqualified_name = "parse_total"\n')
+    git.commit("start")
+    git.write("m.py", "def first(x):\n    return x\n\n\ndef sum_numbers(text):\n    return sum(map(int, text.split()))\n")
+    git.commit("rename")
+    assert _tour(["check", str(git.path / "walk.toml")], git.path, tmp_path, "--json") == 1
+    [step] = json.loads(capsys.readouterr().out)["steps"]
+    assert (step["status"], step["qualified_name"], step["path"]) == ("renamed", "sum_numbers", "m.py")
+    assert _tour(["fix", str(git.path / "walk.toml")], git.path, tmp_path) == 0
+    assert load_tour(git.path / "walk.toml").steps[0].qualified_name == "sum_numbers"

@@ -276,14 +276,13 @@ def _check_hand_written(workspace, verifier: "Verifier", number: int, step: Step
     since = f" since {commit[:7]}" if commit else ""
     now = _named(verifier.current_chunks(repo.name, path), step)
     if now:
-        before = (step.start_line, step.end_line) if step.start_line else (
+        before = (step.start_line, step.end_line) if step.start_line and step.end_line else (
             (seen.start_line, seen.end_line) if seen is not None else None)
         chunk = min(now, key=lambda c: abs(c.start_line - (before[0] if before else 0)))
-        shifted = before is not None and before != (chunk.start_line, chunk.end_line)
-        moved = f"lines shifted {before[0]}-{before[1]} -> {chunk.start_line}-{chunk.end_line}{since}; " if (
-            shifted and before is not None) else ""
-        return _anchored_now(verifier, number, step, path, chunk, "lines-shifted" if shifted else "ok",
-                             f"{moved}anchored now; `tour fix` records it")
+        shift = "" if before is None or before == (chunk.start_line, chunk.end_line) else (
+            f"lines shifted {before[0]}-{before[1]} -> {chunk.start_line}-{chunk.end_line}{since}; ")
+        return _anchored_now(verifier, number, step, path, chunk, "lines-shifted" if shift else "ok",
+                             f"{shift}anchored now; `tour fix` records it")
     if seen is None:
         elsewhere = (f", nor at {commit[:7]} (the tour's commit)" if commit
                      else " (no commit of the tour file to look for it elsewhere)")
@@ -295,7 +294,7 @@ def _check_hand_written(workspace, verifier: "Verifier", number: int, step: Step
         text=seen.text, blob=repo.blob_at(commit, path), version_id=version_id(seen.identity, seen.content_hash),
     )
     verifier.verify([result])
-    if result.current_path is not None and result.current_path != path:
+    if result.current_path is not None:
         there = next((c for c in verifier.current_chunks(repo.name, result.current_path)
                       if c.content_hash == result.content_hash and c.start_line == result.current_start_line), None)
         if there is not None and there.identity.qualified_name == seen.identity.qualified_name:
