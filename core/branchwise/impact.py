@@ -39,10 +39,13 @@ SIMILAR_DEPTH = 20
 #: which kinds get which context: a moved or renamed symbol's callers may import the old place
 CALLERS_FOR = frozenset({"changed", "deleted", "moved", "renamed"})
 SIMILAR_FOR = frozenset({"added", "changed", "deleted"})
+#: results verified between two progress reports
+VERIFY_BATCH = 200
 #: callers of a role come in this order: the code first, its tests next
 ROLE_ORDER = ("source", "example", "test", "docs")
 
-#: progress(stage, done, total): "callers" counts changes looked up, "similar" too
+#: progress(stage, done, total): "callers" counts candidate files parsed, "similar" the changes
+#: given their neighbours, "verifying" the results verified
 Progress = Callable[[str, int, int], None]
 
 
@@ -75,11 +78,13 @@ def diff_impact(workspace, changes: list, base: str, progress: Progress | None =
     similar = _similar(workspace, changes, base, report)
     listed = [hit.result for hits in callers.values() for hit in hits[:MAX_CALLERS]]
     listed += [r for found in similar.values() for r in found]
-    report("verifying", 0, len(listed))
     unique = list({id(r): r for r in listed}.values())
-    workspace.verifier(base).verify(unique)
+    verifier = workspace.verifier(base)
+    for start in range(0, len(unique), VERIFY_BATCH):
+        report("verifying", start, len(unique))
+        verifier.verify(unique[start:start + VERIFY_BATCH])
+    report("verifying", len(unique), len(unique))
     workspace.apply_labels(unique)
-    report("verifying", len(listed), len(listed))
     for index, change in enumerate(changes):
         hits = callers.get(index, [])
         change.callers_total = len(hits)
@@ -102,17 +107,17 @@ def _callers(workspace, changes, base_row, report: Progress) -> dict[int, list[I
         if change.kind in CALLERS_FOR and wants_callers(identity.symbol_type, identity.language, before.name):
             targets.append(Target(index, before.name, before.qualified_name, identity.symbol_type,
                                   identity.language, frozenset(_key(i) for i in _own(change)), before.path))
-    report("callers", 0, len(targets))
+    report("callers", 0, 0)
     if not targets:
         return {}
-    found, records = find_callers(workspace.store, workspace.repo, base_row.id, targets)
+    found, records = find_callers(workspace.store, workspace.repo, base_row.id, targets,
+                                  lambda done, total: report("callers", done, total))
     results: dict[int, Result] = {}
     out: dict[int, list[ImpactHit]] = {}
     for key, hits in found.items():
         ordered = sorted(hits, key=lambda f: _caller_order(f, records[f.row]))
         out[key] = [ImpactHit("caller", _result(results, records[f.row], f, base_row), f.how, f.line, f.certain)
                     for f in ordered]
-    report("callers", len(targets), len(targets))
     return out
 
 
