@@ -45,11 +45,15 @@ def config_repo(tmp_path):
     git.write("tests/test_files.py", "from app.files import open_atomic\n\n\ndef test_open_atomic_permissions():\n"
               "    assert open_atomic('x', permissions=0o600)\n")
     git.write("CHANGES.rst", "Version 2\n=========\n\n- permissions of atomic files\n")
+    # configuration beside the Python code that spells the same word
+    git.write("src/app/defaults.yaml", "permissions:\n  mode: 420\nretries:\n  count: 3\n")
+    git.write("src/app/overrides.yaml", "permissions:\n  mode: 384\nlog:\n  level: info\n")
     git.commit("start")
     git.branch("topic")
     git.checkout("topic")
     git.write(".github/workflows/lock.yaml", "name: lock\npermissions:\n  issues: write\n  pull-requests: write\n"
               "jobs:\n  lock:\n    runs-on: ubuntu\n")
+    git.write("src/app/defaults.yaml", "permissions:\n  mode: 416\nretries:\n  count: 3\n")
     git.commit("lock pull requests too")
     git.checkout("main")
     return git.path
@@ -57,13 +61,14 @@ def config_repo(tmp_path):
 
 def test_a_yaml_key_change_lists_other_config_naming_it_and_no_python_caller(config_repo, tmp_path):
     diff = Workspace(config_repo, tmp_path / "index").diff("topic", "main")
-    [change] = [c for c in diff.changes if c.qualified_name == "permissions"]
-    assert change.kind == "changed" and change.group == "ci"
-    callers = [h for h in change.impact if h.kind == "caller"]
-    assert [(h.result.path, h.result.identity.qualified_name, h.how) for h in callers] == [
-        (".github/workflows/publish.yaml", "permissions", "key")]
-    # nothing in Python, prose or tests "calls" a YAML key, though they all spell the word
-    assert all(h.result.identity.language == "yaml" for h in change.impact)
+    by_path = {c.path: c for c in diff.changes if c.qualified_name == "permissions"}
+    workflow, defaults = by_path[".github/workflows/lock.yaml"], by_path["src/app/defaults.yaml"]
+    assert workflow.kind == defaults.kind == "changed" and workflow.group == "ci" and defaults.group == "config"
+    # nothing in Python, prose or tests "calls" a YAML key, though they all spell the word (and
+    # src/app/files.py sits beside defaults.yaml): only the configuration beside it names it
+    assert _callers(workflow) == [(".github/workflows/publish.yaml", "permissions", "key")]
+    assert _callers(defaults) == [("src/app/overrides.yaml", "permissions", "key")]
+    assert all(h.result.identity.language == "yaml" for c in (workflow, defaults) for h in c.impact)
 
 
 # a renamed method ---------------------------------------------------------------------------

@@ -40,6 +40,8 @@ SELF_OWNERS = frozenset({"self", "cls", "this", "Self", "super()", "super", "bas
 #: changed names per FTS5 match (a match is one statement; SQLite's expression depth limits it)
 NAMES_PER_MATCH = 200
 HOW_FOR_KEY = "key"
+#: candidate files parsed between two progress reports
+PROGRESS_EVERY = 10
 
 
 @dataclass(frozen=True)
@@ -93,8 +95,10 @@ def wants_callers(symbol_type: str, language: str, name: str) -> bool:
     return symbol_type not in NOT_CALLED and has_references(_grammar_of_language(language))
 
 
-def find_callers(store, repo, branch_id: int, targets: list[Target]) -> tuple[dict[int, list[Found]], dict[int, VersionRecord]]:
-    """For each target key, the base symbols that use it (unsorted), and their records."""
+def find_callers(store, repo, branch_id: int, targets: list[Target],
+                 progress=None) -> tuple[dict[int, list[Found]], dict[int, VersionRecord]]:
+    """For each target key, the base symbols that use it (unsorted), and their records;
+    `progress(done, total)` hears of the candidate files parsed."""
     by_name: dict[str, list[Target]] = defaultdict(list)
     for target in targets:
         by_name[target.name].append(target)
@@ -116,9 +120,11 @@ def find_callers(store, repo, branch_id: int, targets: list[Target]) -> tuple[di
         if blob is not None and has_references(language_for_path(record.path)):
             by_blob[(blob, record.path)].append(row)
     sources = repo.read_blobs([blob for blob, _path in by_blob])
-    for (blob, _path), rows in by_blob.items():
+    for done, ((blob, _path), rows) in enumerate(by_blob.items(), 1):
         if blob in sources:
             _code_callers(sources[blob], rows, records, places, by_name, code_names, families, found)
+        if progress is not None and (done % PROGRESS_EVERY == 0 or done == len(by_blob)):
+            progress(done, len(by_blob))
     _config_callers(records, places, by_name, found)
     return {key: list(hits.values()) for key, hits in found.items()}, records
 

@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 
 from branchwise.backends.version_vectors import version_vectors
-from branchwise.callers import HOW_FOR_KEY, Found, Target, find_callers, wants_callers
+from branchwise.callers import Found, Target, find_callers, wants_callers
 from branchwise.chunking.languages import language_for_path
 from branchwise.models import Identity, PathClass, Result, version_id
 from branchwise.ranking import role_of
@@ -39,10 +39,13 @@ SIMILAR_DEPTH = 20
 #: which kinds get which context: a moved or renamed symbol's callers may import the old place
 CALLERS_FOR = frozenset({"changed", "deleted", "moved", "renamed"})
 SIMILAR_FOR = frozenset({"added", "changed", "deleted"})
+#: results verified between two progress reports
+VERIFY_BATCH = 200
 #: callers of a role come in this order: the code first, its tests next
 ROLE_ORDER = ("source", "example", "test", "docs")
 
-#: progress(stage, done, total): "callers" counts changes looked up, "similar" too
+#: progress(stage, done, total): "callers" counts candidate files parsed, "similar" the changes
+#: given their neighbours, "verifying" the results verified
 Progress = Callable[[str, int, int], None]
 
 
@@ -73,13 +76,6 @@ def diff_impact(workspace, changes: list, base: str, progress: Progress | None =
     base_row = store.branch(store.repo_id(repo.name), base)
     callers = _callers(workspace, changes, base_row, report)
     similar = _similar(workspace, changes, base, report)
-    listed = [hit.result for hits in callers.values() for hit in hits[:MAX_CALLERS]]
-    listed += [r for found in similar.values() for r in found]
-    report("verifying", 0, len(listed))
-    unique = list({id(r): r for r in listed}.values())
-    workspace.verifier(base).verify(unique)
-    workspace.apply_labels(unique)
-    report("verifying", len(listed), len(listed))
     for index, change in enumerate(changes):
         hits = callers.get(index, [])
         change.callers_total = len(hits)
@@ -92,6 +88,14 @@ def diff_impact(workspace, changes: list, base: str, progress: Progress | None =
             if result.identity not in seen:
                 seen.add(result.identity)
                 change.impact.append(ImpactHit("similar", result))
+    # only what is listed is verified, each version once
+    unique = list({id(h.result): h.result for change in changes for h in change.impact}.values())
+    verifier = workspace.verifier(base)
+    for start in range(0, len(unique), VERIFY_BATCH):
+        report("verifying", start, len(unique))
+        verifier.verify(unique[start:start + VERIFY_BATCH])
+    report("verifying", len(unique), len(unique))
+    workspace.apply_labels(unique)
 
 
 def _callers(workspace, changes, base_row, report: Progress) -> dict[int, list[ImpactHit]]:
@@ -102,17 +106,17 @@ def _callers(workspace, changes, base_row, report: Progress) -> dict[int, list[I
         if change.kind in CALLERS_FOR and wants_callers(identity.symbol_type, identity.language, before.name):
             targets.append(Target(index, before.name, before.qualified_name, identity.symbol_type,
                                   identity.language, frozenset(_key(i) for i in _own(change)), before.path))
-    report("callers", 0, len(targets))
+    report("callers", 0, 0)
     if not targets:
         return {}
-    found, records = find_callers(workspace.store, workspace.repo, base_row.id, targets)
+    found, records = find_callers(workspace.store, workspace.repo, base_row.id, targets,
+                                  lambda done, total: report("callers", done, total))
     results: dict[int, Result] = {}
     out: dict[int, list[ImpactHit]] = {}
     for key, hits in found.items():
         ordered = sorted(hits, key=lambda f: _caller_order(f, records[f.row]))
         out[key] = [ImpactHit("caller", _result(results, records[f.row], f, base_row), f.how, f.line, f.certain)
                     for f in ordered]
-    report("callers", len(targets), len(targets))
     return out
 
 
@@ -165,7 +169,7 @@ def _result(made: dict[int, Result], record: VersionRecord, found: Found, base_r
 
 def _caller_order(found: Found, record: VersionRecord) -> tuple:
     role = role_of(record.path, record.path_class, record.language, record.qualified_name)
-    how = HOWS.index(found.how) if found.how in HOWS else len(HOWS) if found.how == HOW_FOR_KEY else 9
+    how = HOWS.index(found.how) if found.how in HOWS else len(HOWS)  # a config key's `key` last
     return (not found.certain, ROLE_ORDER.index(role) if role in ROLE_ORDER else len(ROLE_ORDER), how,
             record.path, found.line)
 

@@ -40,7 +40,8 @@ DEFAULT_REVIEW_BUNDLE = Path("branchwise-review.md")
 #: narrower than this, the change list and the selected change take turns on the screen
 SIDE_BY_SIDE_WIDTH = 120
 STAGES = {"indexing": "indexing the branches", "reading": "reading the changed files",
-          "callers": "finding callers", "similar": "finding similar code", "verifying": "verifying the impact"}
+          "callers": "finding callers: files parsed", "similar": "finding similar code for the changes",
+          "verifying": "verifying the impact results"}
 
 
 class ChangeTable(DataTable):
@@ -152,7 +153,9 @@ class DiffScreen(Screen[None]):
     def on_mount(self) -> None:
         changes = self.query_one("#changes", DataTable)
         # the symbol and its file share what the kind and callers leave (80 columns: 31 and 30)
-        share = max(20, (self.app.size.width - 8 - 8 - 12) // 2)
+        width = self.app.size.width
+        listed = width if width < SIDE_BY_SIDE_WIDTH else width // 2
+        share = max(20, (listed - 8 - 8 - 12) // 2)
         self.path_width = share
         changes.add_column("Kind", width=7)
         changes.add_column("Callers", width=7)
