@@ -98,7 +98,8 @@ class GitRepo:
     def branches(self) -> dict[str, str]:
         """Local branch name -> commit sha (a name may hold any character git allows in a ref)."""
         # NUL-terminated fields: a ref name cannot hold NUL, but it can hold U+0085 or U+2028
-        out = self._git("for-each-ref", "--format=%(objectname)%00%(refname)%00", "refs/heads", strip_newline_in_stdout=False)
+        out = self._git("for-each-ref", "--format=%(objectname)%00%(refname)%00", "refs/heads",
+                        strip_newline_in_stdout=False)
         fields = out.split("\0")
         branches = {}
         for sha, ref in zip(fields[0::2], fields[1::2]):
