@@ -167,7 +167,7 @@ class GitRepo:
     def last_commit_touching(self, path: str) -> str | None:
         """The last commit of HEAD's history that changed `path` (None when none did)."""
         try:
-            out = self._git("log", "-1", "--format=%H", "HEAD", "--", f":(literal){path}")
+            out = self._git("log", "-1", "--format=%H", "HEAD", "--", f":(literal){git_arg(path)}")
         except GitCommandError:  # no HEAD yet, or a path git refuses
             return None
         return out.strip() or None
