@@ -12,12 +12,19 @@ has `self.` methods and DSL blocks (`get '/' do` -> `get '/'`), Lua writes `M:fo
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from tree_sitter import Node
 
-if TYPE_CHECKING:
-    from branchwise.chunking.symbols import Definition
+
+class Definition(Protocol):
+    """What a namer reads and sets of symbols.Definition (not imported: symbols imports the
+    grammars, which import the namers)."""
+
+    kind: str
+    node: Node
+    name: str
+    qualifier: str
 
 _SPACES = re.compile(r"\s+")
 _SPACE_IN_TEMPLATE = re.compile(r"\s*([<>,*&])\s*")
