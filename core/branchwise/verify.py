@@ -146,6 +146,8 @@ class Verifier:
             _set_current(result, result.path, found)
             result.changed_members = members
             reason = "symbol text differs from indexed version"
+            if members:
+                reason += f"; members changed: {', '.join(members)}"
             _decide(result, Verdict.CHANGED, f"{reason}; now lines {found.start_line}-{found.end_line}")
             return found
         verdict = Verdict.CURRENT if same_commit else Verdict.UNCHANGED_OLDER
