@@ -247,7 +247,7 @@ def _result_from_json(query: int, index: int, item: object, repository: str) -> 
             blob=item.get("blob"),
             version_id=item.get("version_id") or version_id(identity, content_hash),
             path_class=PathClass(item.get("path_class") or PathClass.SOURCE.value),
-            text_kind=item.get("text_kind") if item.get("text_kind") in views.DETAILS else views.FULL,
+            text_kind=str(item.get("text_kind")) if item.get("text_kind") in views.DETAILS else views.FULL,
         )
     except (TypeError, ValueError) as error:
         raise UsageError(f"query {query}, result {index}: bad field value ({error})") from None

@@ -128,19 +128,24 @@ class Verifier:
         _reset(result)
         if result.path_class in EXCLUDED_CLASSES:
             reason = result.class_reason or f"{result.path_class.value} file"
-            return _decide(result, Verdict.EXCLUDED, reason)
+            _decide(result, Verdict.EXCLUDED, reason)
+            return None
         if not result.commit or not result.content_hash:
-            return _decide(result, Verdict.UNVERIFIABLE, "no version metadata (commit or content hash missing)")
+            _decide(result, Verdict.UNVERIFIABLE, "no version metadata (commit or content hash missing)")
+            return None
         same_commit = result.commit == self.target_commit
         if same_commit and result.path not in self.dirty:
             clean = "; file clean" if self.uses_work_tree else ""
-            return _decide(result, Verdict.CURRENT, f"indexed at target commit{clean}")
+            _decide(result, Verdict.CURRENT, f"indexed at target commit{clean}")
+            return None
         blob = self._current_blob(result.path)
         if blob is None:
-            return self._deleted(result, "file deleted at target")
+            self._deleted(result, "file deleted at target")
+            return None
         if blob == result.blob:
             verdict = Verdict.CURRENT if same_commit else Verdict.UNCHANGED_OLDER
-            return _decide(result, verdict, "older commit; file unchanged since" if not same_commit else "file unchanged")
+            _decide(result, verdict, "older commit; file unchanged since" if not same_commit else "file unchanged")
+            return None
         return self._compare_symbol(result, same_commit, indexed)
 
     def _compare_symbol(self, result: Result, same_commit: bool,
@@ -155,6 +160,8 @@ class Verifier:
             _set_current(result, result.path, found)
             result.changed_members = members
             reason = "symbol text differs from indexed version"
+            if members:
+                reason += f"; members changed: {', '.join(members)}"
             _decide(result, Verdict.CHANGED, f"{reason}; now lines {found.start_line}-{found.end_line}")
             return found
         verdict = Verdict.CURRENT if same_commit else Verdict.UNCHANGED_OLDER

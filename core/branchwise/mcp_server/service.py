@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import threading
+from typing import Any
 
 from branchwise import usage, views
 from branchwise.bundle.tokens import token_counter
@@ -96,7 +97,7 @@ class AgentService:
             context = ws.bundle_context(request, results, verifier=verifier)
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
             self._record(ws, branch, results, verifier)
-            answer = {
+            answer: dict[str, Any] = {
                 "query": query, "repository": ws.repo.name, "branch": branch,
                 "target": context.target, "target_commit": context.target_commit,
                 "freshness": freshness, "detail": detail, "max_tokens": max_tokens,
@@ -273,7 +274,9 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     Commits and hashes are 12-digit prefixes (verify_citations takes prefixes); fields that say
     nothing (no reviewer label, not pinned) are left out, to keep the answer affordable."""
     shown = shown_for(result, context)
-    entry = {
+    indexed: dict[str, Any] = {"commit": result.commit[:12], "content_hash": result.content_hash[:12],
+                               "start_line": result.start_line, "end_line": result.end_line}
+    entry: dict[str, Any] = {
         "rank": result.rank, "path": shown.path, "qualified_name": result.identity.qualified_name,
         "symbol_type": result.identity.symbol_type, "language": result.identity.language,
         "start_line": shown.start_line, "end_line": shown.end_line,
@@ -281,13 +284,12 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
         "handling": shown.label.value,
         "header": "\n".join(ws.citation_header(result, context)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed", "text_kind": result.text_kind,
-        "indexed": {"commit": result.commit[:12], "content_hash": result.content_hash[:12],
-                    "start_line": result.start_line, "end_line": result.end_line},
+        "indexed": indexed,
     }
     if result.path != shown.path:
-        entry["indexed"]["path"] = result.path
+        indexed["path"] = result.path
     if result.branch != context.branch:
-        entry["indexed"]["branch"] = result.branch
+        indexed["branch"] = result.branch
     if result.label is not None:
         entry["reviewer_label"] = result.label.value
     if result.pinned:
