@@ -42,6 +42,19 @@ def shop_index(shop_repo, tmp_path, hashing_model, frozen_clock) -> tuple[Path, 
     return shop_repo, index_dir
 
 
+@pytest.fixture
+def shop_changed_index(shop_index) -> tuple[Path, Path]:
+    """`shop_index` with `OrderRepository.save` edited in the work tree after indexing, so a
+    search on main (checked out) verifies it `changed` (history no longer brings other
+    branches' copies of main's own symbols, so the work tree is where a change comes from)."""
+    repo, index_dir = shop_index
+    path = repo / "src/orders/repositories/order_repo.py"
+    text = path.read_text()
+    assert "        versions.append(order)\n" in text
+    path.write_text(text.replace("        versions.append(order)\n", "        versions.append(order)  # newest last\n"))
+    return repo, index_dir
+
+
 LONG_PATH = "services/billing/internal/adapters/persistence/postgres/repositories/invoice_cancellation_repository.py"
 LONG_PATH_CODE = '''"""Storage of invoice cancellations."""
 

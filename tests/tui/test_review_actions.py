@@ -242,7 +242,8 @@ async def test_export_error_keeps_the_preview_open_with_the_path(shop_index, tmp
 
 
 @run_async
-async def test_text_choice_and_scope_state_are_shown_in_words(shop_index):
+async def test_text_choice_and_scope_state_are_shown_in_words(shop_changed_index):
+    shop_index = shop_changed_index
     app = _app(shop_index, query="save the order in the repository")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -345,7 +346,8 @@ def test_hunk_header_uses_file_line_numbers():
 
 
 @run_async
-async def test_preview_diff_carries_file_line_numbers(shop_index):
+async def test_preview_diff_carries_file_line_numbers(shop_changed_index):
+    shop_index = shop_changed_index
     app = _app(shop_index, query="save the order in the repository")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -79,7 +79,8 @@ async def test_type_query_relabel_export_and_persist(backend, shop_index, tmp_pa
 
 
 @run_async
-async def test_changed_result_shows_diff_and_t_switches_text(shop_index):
+async def test_changed_result_shows_diff_and_t_switches_text(shop_changed_index):
+    shop_index = shop_changed_index
     repo, index_dir = shop_index
     app = create_app(Workspace(repo, index_dir), branch="main", query="save the order in the repository", scope="all")
     async with app.run_test(size=SIZE) as pilot:
