@@ -5,7 +5,7 @@
 
 A draft requires the fields that every recorded output of that name had and types each field
 by the values seen (a field seen only as null is left untyped, an optional one may be null); objects whose keys are data
-(paths, reasons, branch names) become maps. Read a draft before committing it: the schema is
+(paths, reasons, branch names, counts per kind) become maps, and a scalar may be null. Read a draft before committing it: the schema is
 the documentation of the contract, and the suite checks every `--json` output against it.
 Existing schemas are kept unless `--overwrite`.
 """
@@ -33,7 +33,8 @@ def infer(values: list[Any], key: str = "", optional: bool = False) -> dict:
     if "object" in kinds:
         objects = [v for v in values if isinstance(v, dict)]
         keys = {k for o in objects for k in o}
-        if len(keys) > _MAP_KEYS or key.endswith(_MAP_HINTS) or (keys and all("/" in k for k in keys)):
+        counts = keys and all(isinstance(x, (int, float)) and not isinstance(x, bool) for o in objects for x in o.values())
+        if len(keys) > _MAP_KEYS or key.endswith(_MAP_HINTS) or counts or (keys and all("/" in k for k in keys)):
             schema["additionalProperties"] = infer([x for o in objects for x in o.values()])
         else:
             required = sorted(k for k in keys if all(k in o for o in objects))
@@ -51,6 +52,8 @@ def infer(values: list[Any], key: str = "", optional: bool = False) -> dict:
         types.remove("integer")
     if types == ["null"]:
         return {}  # only ever seen as null: the type is not known from the record
+    if types and "null" not in types and not {"object", "array"} & set(types):
+        types.append("null")  # a value may be absent as null; a field's name and shape are what is kept
     if types:
         schema["type"] = types[0] if len(types) == 1 else types
     return schema

@@ -91,6 +91,7 @@ def test_a_saved_search_and_a_snippet_list_verify_the_latin1_file(odd_repo, tmp_
     snippets = tmp_path / "snippets.txt"
     snippets.write_text(f"{LATIN1_NAME}\t{digest[:12]}\n")
     out = run("verify", snippets, "--repo", repo, "--json")
+    assert out.returncode == 0, out.stderr
     assert [r["verdict"] for r in json.loads(out.stdout)] == ["current"], out.stdout
 
 
