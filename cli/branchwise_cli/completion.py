@@ -47,7 +47,9 @@ def describe(parser: argparse.ArgumentParser) -> list[Command]:
     helps = {choice.dest: choice.help or "" for choice in sub._choices_actions}
     commands = []
     for name, command_parser in sub.choices.items():
-        options, actions, branch_argument = [], [], False
+        options: list[Option] = []
+        actions: list[str] = []
+        branch_argument = False
         for action in command_parser._actions:
             if isinstance(action, argparse._HelpAction):
                 continue
