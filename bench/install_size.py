@@ -45,7 +45,7 @@ def run(work: Path) -> dict:
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                     str(wheel)], check=True)
     torch = subprocess.run([str(venv / "bin" / "python"), "-c", "import torch"], capture_output=True).returncode == 0
-    dev = ROOT / ".venv"
+    dev = Path(sys.prefix)  # the environment running this: the development .venv
     clean_size, dev_size = du(venv), du(dev)
     return {"clean_install_bytes": clean_size, "dev_venv_bytes": dev_size, "ratio": round(clean_size / dev_size, 3),
             "torch_importable_in_clean": torch, "wheel_bytes": wheel.stat().st_size,
