@@ -25,6 +25,9 @@ sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswit
 # The developer's own ~/.config/branchwise/config.toml must not change what the tests see: each
 # run gets an empty user configuration directory (tests of that layer point it elsewhere).
 os.environ["XDG_CONFIG_HOME"] = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"branchwise-test-config-{os.getpid()}")
+# Exports made at run time (a model without a shipped one) go to a cache that starts empty, as it
+# does on a clean machine: a test that only passes with the developer's cache must fail here.
+os.environ["BRANCHWISE_CACHE_DIR"] = str(Path(os.environ.get("TMPDIR", "/tmp")) / f"branchwise-test-cache-{os.getpid()}")
 # Every `--json` output any test prints is checked against docs/schema/ (branchwise_cli/jsonschemas.py).
 os.environ.setdefault("BRANCHWISE_CHECK_JSON_SCHEMA", "1")
 

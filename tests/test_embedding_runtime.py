@@ -60,14 +60,32 @@ def test_onnx_vectors_match_the_torch_reference_closely():
 
 
 @pytest.mark.model
-def test_onnx_runtime_never_imports_torch():
+def _embed_in_a_fresh_interpreter(identity: str, cache: Path) -> list[str]:
     script = ("import sys; from branchwise.embedding import get_embedder; "
-              "v = get_embedder('all-MiniLM-L6-v2+onnx-int8').embed(['open a file']); "
+              f"v = get_embedder({identity!r}).embed(['open a file']); "
               "print(v.shape[1], 'torch' in sys.modules, 'sentence_transformers' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env={**os.environ, "HF_HUB_OFFLINE": "1"})
+                          env={**os.environ, "HF_HUB_OFFLINE": "1",
+                               "BRANCHWISE_CACHE_DIR": str(cache)})
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["384", "False", "False"]
+    return done.stdout.split()
+
+
+def test_the_shipped_model_never_imports_torch_even_with_an_empty_cache(tmp_path):
+    # the default model carries its own int8 export: nothing is made at run time
+    identity = model_identity(DEFAULT_MODEL, "onnx-int8")
+    assert _embed_in_a_fresh_interpreter(identity, tmp_path / "cache") == ["384", "False", "False"]
+
+
+@pytest.mark.model
+def test_an_exported_base_model_embeds_without_torch(tmp_path, monkeypatch):
+    # the base model has no shipped export: torch makes it once, then it is never needed again
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("BRANCHWISE_CACHE_DIR", str(cache))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    ensure_export(BASE_MODEL)
+    identity = model_identity(BASE_MODEL, "onnx-int8")
+    assert _embed_in_a_fresh_interpreter(identity, cache) == ["384", "False", "False"]
 
 
 @pytest.mark.model
