@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 SHELLS = ("bash", "zsh", "fish")
@@ -106,33 +107,58 @@ _branchwise() {
 '''
 
 
-def _bash(commands: list[Command]) -> str:
-    out = [_BASH_HEAD.replace("COMMANDS", " ".join(c.name for c in commands))]
+@dataclass(frozen=True)
+class _CaseShell:
+    """How bash or zsh spells the parts of the one `case` statement both scripts are made of."""
+    head: str
+    pattern: str  # a case arm's pattern: "{})" (bash) or "({})" (zsh), the names in the braces
+    #: what completes an option's value, by the option's kind ("flag" takes none)
+    value: dict[str, str]
+    words: Callable[[list[str]], str]  # a list of words as the shell's completion builtin takes it
+    actions: str  # the first positional argument's choices ({words})
+    rest: str  # anything else: a flag ({flags}) or the positional arguments
+    branches_rest: str
+    tail: str
+
+
+def _case_script(shell: _CaseShell, commands: list[Command]) -> str:
+    out = [shell.head.replace("COMMANDS", " ".join(c.name for c in commands))]
     for command in commands:
-        out.append(f"    {command.name})\n        case $prev in\n")
+        out.append(f"    {shell.pattern.replace('{}', command.name)}\n        case $prev in\n")
         for option in command.options:
-            names = "|".join(option.names)
-            if option.kind == "branch":
-                out.append(f"            {names}) COMPREPLY=($(compgen -W \"$(_branchwise_branches)\" -- \"$cur\")); return;;\n")
-            elif option.kind == "choice":
-                out.append(f"            {names}) COMPREPLY=($(compgen -W {shlex.quote(' '.join(option.choices))} -- \"$cur\")); return;;\n")
-            elif option.kind == "dir":
-                out.append(f"            {names}) COMPREPLY=($(compgen -d -- \"$cur\")); return;;\n")
-            elif option.kind == "file":
-                out.append(f"            {names}) COMPREPLY=($(compgen -f -- \"$cur\")); return;;\n")
-            elif option.kind == "value":
-                out.append(f"            {names}) COMPREPLY=(); return;;\n")
+            if option.kind in shell.value:
+                action = shell.value[option.kind].replace("{words}", shell.words(option.choices))
+                out.append(f"            {shell.pattern.replace('{}', '|'.join(option.names))} {action}; return;;\n")
         out.append("        esac\n")
         if command.actions:
-            out.append(f"        if ((COMP_CWORD == 2)); then COMPREPLY=($(compgen -W "
-                       f"{shlex.quote(' '.join(command.actions))} -- \"$cur\")); return; fi\n")
-        flags = " ".join(n for o in command.options for n in o.names) + " --help"
-        rest = '$(_branchwise_branches)' if command.branch_argument else ''
-        words = f'-W "{rest}"' if command.branch_argument else "-f"
-        out.append(f"        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {shlex.quote(flags)} -- \"$cur\"));\n"
-                   f"        else COMPREPLY=($(compgen {words} -- \"$cur\")); fi;;\n")
-    out.append("    esac\n}\ncomplete -o filenames -F _branchwise branchwise\n")
+            out.append(shell.actions.replace("{words}", shell.words(command.actions)))
+        flags = shell.words([n for o in command.options for n in o.names] + ["--help"])
+        rest = shell.branches_rest if command.branch_argument else shell.rest
+        out.append(rest.replace("{flags}", flags))
+    out.append(shell.tail)
     return "".join(out)
+
+
+_BASH = _CaseShell(
+    head=_BASH_HEAD,
+    pattern="{})",
+    value={"branch": 'COMPREPLY=($(compgen -W "$(_branchwise_branches)" -- "$cur"))',
+           "choice": "COMPREPLY=($(compgen -W {words} -- \"$cur\"))",
+           "dir": 'COMPREPLY=($(compgen -d -- "$cur"))',
+           "file": 'COMPREPLY=($(compgen -f -- "$cur"))',
+           "value": "COMPREPLY=()"},
+    words=lambda values: shlex.quote(" ".join(values)),
+    actions="        if ((COMP_CWORD == 2)); then COMPREPLY=($(compgen -W {words} -- \"$cur\")); return; fi\n",
+    rest="        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {flags} -- \"$cur\"));\n"
+         "        else COMPREPLY=($(compgen -f -- \"$cur\")); fi;;\n",
+    branches_rest="        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {flags} -- \"$cur\"));\n"
+                  "        else COMPREPLY=($(compgen -W \"$(_branchwise_branches)\" -- \"$cur\")); fi;;\n",
+    tail="    esac\n}\ncomplete -o filenames -F _branchwise branchwise\n",
+)
+
+
+def _bash(commands: list[Command]) -> str:
+    return _case_script(_BASH, commands)
 
 
 # zsh ------------------------------------------------------------------------------------------
@@ -156,32 +182,26 @@ _branchwise() {
 '''
 
 
+_ZSH = _CaseShell(
+    head=_ZSH_HEAD,
+    pattern="({})",
+    value={"branch": 'compadd -- ${(f)"$(_branchwise_branches)"}',
+           "choice": "compadd -- {words}",
+           "dir": "_files -/",
+           "file": "_files",
+           "value": ":"},
+    words=_words,
+    actions="        if ((CURRENT == 3)); then compadd -- {words}; return; fi\n",
+    rest="        if [[ $cur == -* ]]; then compadd -- {flags}; else _files; fi;;\n",
+    branches_rest='        if [[ $cur == -* ]]; then compadd -- {flags}; else compadd -- ${(f)"$(_branchwise_branches)"}; fi;;\n',
+    tail="    esac\n}\n"
+         'if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _branchwise "$@"; '
+         "else compdef _branchwise branchwise; fi\n",
+)
+
+
 def _zsh(commands: list[Command]) -> str:
-    out = [_ZSH_HEAD.replace("COMMANDS", " ".join(c.name for c in commands))]
-    for command in commands:
-        out.append(f"    ({command.name})\n        case $prev in\n")
-        for option in command.options:
-            names = "|".join(option.names)
-            if option.kind == "branch":
-                out.append(f"            ({names}) compadd -- ${{(f)\"$(_branchwise_branches)\"}}; return;;\n")
-            elif option.kind == "choice":
-                out.append(f"            ({names}) compadd -- {_words(option.choices)}; return;;\n")
-            elif option.kind == "dir":
-                out.append(f"            ({names}) _files -/; return;;\n")
-            elif option.kind == "file":
-                out.append(f"            ({names}) _files; return;;\n")
-            elif option.kind == "value":
-                out.append(f"            ({names}) return;;\n")
-        out.append("        esac\n")
-        if command.actions:
-            out.append(f"        if ((CURRENT == 3)); then compadd -- {_words(command.actions)}; return; fi\n")
-        flags = _words([n for o in command.options for n in o.names] + ["--help"])
-        rest = 'compadd -- ${(f)"$(_branchwise_branches)"}' if command.branch_argument else "_files"
-        out.append(f"        if [[ $cur == -* ]]; then compadd -- {flags}; else {rest}; fi;;\n")
-    out.append("    esac\n}\n"
-               'if [[ $zsh_eval_context[-1] == loadautofunc ]]; then _branchwise "$@"; '
-               "else compdef _branchwise branchwise; fi\n")
-    return "".join(out)
+    return _case_script(_ZSH, commands)
 
 
 # fish -----------------------------------------------------------------------------------------
