@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.realrepos import CachedEmbedder, clone, load_questions
+from bench.report import print_json
 
 from branchwise.chunking import chunker as chunker_module
 from branchwise.chunking import chunk_file, embedding_text
@@ -227,11 +228,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = RankingSettings.from_mapping(json.loads(args.ranking))
     doc = {repo: evaluate(repo, branch, args.cache, embedder, settings, args.recipe)
            for repo, branch in targets.items()}
-    text = json.dumps(doc, indent=1)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return print_json(doc, args.out)
 
 
 if __name__ == "__main__":

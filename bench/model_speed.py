@@ -13,7 +13,6 @@ and its torch runtime's (the fp16 weights, loaded as fp32), which says the two r
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import tempfile
@@ -23,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from bench.embedding_speed import code_texts
+from bench.report import print_json
 from branchwise.embedding import DEFAULT_MODEL, get_embedder, model_identity
 from branchwise.embedding.location import BASE_MODEL
 
@@ -61,11 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="branchwise-model-speed-") as tmp:
         doc = run(Path(tmp), args.texts, args.rounds)
-    text = json.dumps(doc, indent=1)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return print_json(doc, args.out)
 
 
 if __name__ == "__main__":

@@ -355,3 +355,12 @@ def write(doc: dict, out: Path, dated: bool, name: str | None = None) -> list[Pa
         (out / f"{name}.json").write_text(data)
         written += [out / f"{name}.md", out / f"{name}.json"]
     return written
+
+
+def print_json(doc: dict, out: Path | None) -> int:
+    """Print a one-off measurement's document (and write it to `out` when given); exit code 0."""
+    text = json.dumps(doc, indent=1)
+    if out:
+        out.write_text(text + "\n")
+    print(text)
+    return 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import pickle
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, answers_on, index_repo, load_questions
+from bench.report import print_json
 
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
@@ -177,11 +177,7 @@ def main(argv: list[str] | None = None) -> int:
            "defaults_before": {"settings": asdict(RankingSettings()),
                                **{repo: report(c, RankingSettings()) for repo, c in cases.items()}},
            "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)}}
-    text = json.dumps(doc, indent=1)
-    if args.out:
-        args.out.write_text(text + "\n")
-    print(text)
-    return 0
+    return print_json(doc, args.out)
 
 
 if __name__ == "__main__":
