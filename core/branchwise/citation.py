@@ -36,14 +36,18 @@ def short(commit: str) -> str:
     return commit[:7]
 
 
-def header_lines(result: Result, shown: Shown, *, branch: str, target: str, target_version: str, indexed_version: str) -> list[str]:
+def header_lines(result: Result, shown: Shown, *, branch: str, target: str, target_version: str, indexed_version: str,
+                 elsewhere: bool = False) -> list[str]:
     """The citation header of one chunk.
 
-    `branch` is the queried branch; `target` names the verification target ("the work tree of
-    main (HEAD 9f3c1ab)"); the two *_version strings are "<branch> @ <short> (<date>)".
+    `branch` is the ref the results were verified against: the queried branch, or the revision
+    named instead (`--against`); `target` names the verification target ("the work tree of
+    main (HEAD 9f3c1ab)"); the two *_version strings are "<ref> @ <short> (<date>)". With
+    `elsewhere` (verified against another ref than the queried branch) a Check line that
+    finds the text identical names where it was found so.
     """
     lines = [source_line(result, shown, branch), f"Version: {target_version if shown.current else indexed_version}",
-             check_line(result, shown, target)]
+             check_line(result, shown, target, elsewhere)]
     purpose = purpose_line(shown)
     if purpose:
         lines.append(purpose)
@@ -60,18 +64,19 @@ def source_line(result: Result, shown: Shown, branch: str) -> str:
     return f"Source: {location} ({result.identity.qualified_name})"
 
 
-def check_line(result: Result, shown: Shown, target: str) -> str:
+def check_line(result: Result, shown: Shown, target: str, elsewhere: bool = False) -> str:
     """What the check found about the text shown (its full text, or its outline)."""
     verdict = result.verdict
     members = ", ".join(result.changed_members)
+    at = f" at {target}" if elsewhere else ""
     if result.text_kind == "outline" and verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER):
         older = "older commit, " if verdict is Verdict.UNCHANGED_OLDER else ""
         since = f"; members {members} changed since (each is verified on its own)" if members else ""
-        return f"Check: {verdict.value}; {older}outline identical{since}"
+        return f"Check: {verdict.value}; {older}outline identical{at}{since}"
     if verdict is Verdict.CURRENT:
-        return "Check: current; content hash matches"
+        return f"Check: current; content hash matches{at}"
     if verdict is Verdict.UNCHANGED_OLDER:
-        return "Check: unchanged-older; older commit, content identical"
+        return f"Check: unchanged-older; older commit, content identical{at}"
     if verdict is Verdict.CHANGED:
         kind = "outline" if result.text_kind == "outline" else "text"
         if shown.current:
