@@ -48,7 +48,7 @@ def header_lines(result: Result, shown: Shown, *, branch: str, target: str, targ
     """
     lines = [source_line(result, shown, branch), f"Version: {target_version if shown.current else indexed_version}",
              check_line(result, shown, target, elsewhere)]
-    purpose = purpose_line(shown)
+    purpose = purpose_line(shown, result)
     if purpose:
         lines.append(purpose)
     return lines
@@ -91,12 +91,19 @@ def check_line(result: Result, shown: Shown, target: str, elsewhere: bool = Fals
     return f"Check: {verdict.value if verdict else 'unverified'}; {result.reason}".rstrip("; ")
 
 
-def purpose_line(shown: Shown) -> str | None:
-    """The instruction to the model that a chunk is history: derived from the label and its note."""
+def purpose_line(shown: Shown, result: Result | None = None) -> str | None:
+    """The instruction to the model that a chunk is history: derived from the label and its note.
+
+    History whose text was found unchanged at a new place is reference-only like all history
+    (`--scope all` adds references, never code to use), but "do not copy" would misstate it:
+    without a reviewer's topic, the line says where that text is the branch's current code."""
     if shown.label is not Label.REFERENCE_ONLY:
         return None
-    topic = shown.note.strip().rstrip(".") or "the idea"
-    return f"Purpose: reference for {topic} only; do not copy the implementation"
+    topic = shown.note.strip().rstrip(".")
+    if not topic and result is not None and result.history and result.moved_unchanged:
+        place = _location(result.current_path or shown.path, result.current_start_line, result.current_end_line)
+        return f"Purpose: history, for reference; its text is current code at {place} (cite that place, not this one)"
+    return f"Purpose: reference for {topic or 'the idea'} only; do not copy the implementation"
 
 
 def version_string(branch: str, commit: str, date: str | None) -> str:
