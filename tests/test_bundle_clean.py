@@ -191,12 +191,14 @@ def test_a_moved_unchanged_history_copy_yields_to_the_current_one(moved):
     assert by_path["src/notify/email.py"]["left_out"] == (
         f"identical to rank {new.rank} (send_cancel_email at src/notify/mailer.py)")
 
-    # alone, a moved-unchanged copy is current code at its new place, not history
+    # alone, a moved-unchanged history copy is history (--scope all adds no code to use) that
+    # says where its text is current
     alone = [old]
     single = workspace.build_bundle(request, results=alone)
     use, history, _ = sections(single.text)
-    assert "Source: src/notify/email.py (deleted on main; moved unchanged to src/notify/mailer.py#L1-L3)" in use
-    assert "Check: current at its new place" in use and not history
+    assert "Source: src/notify/email.py (deleted on main; moved unchanged to src/notify/mailer.py#L1-L3)" in history
+    assert "Check: current at its new place" in history and "send_cancel_email" not in use
+    assert "its text is current code at src/notify/mailer.py#L1-L3" in history
 
 
 def test_with_scope_all_current_code_comes_first(moved):

@@ -36,15 +36,19 @@ def short(commit: str) -> str:
     return commit[:7]
 
 
-def header_lines(result: Result, shown: Shown, *, branch: str, target: str, target_version: str, indexed_version: str) -> list[str]:
+def header_lines(result: Result, shown: Shown, *, branch: str, target: str, target_version: str, indexed_version: str,
+                 elsewhere: bool = False) -> list[str]:
     """The citation header of one chunk.
 
-    `branch` is the queried branch; `target` names the verification target ("the work tree of
-    main (HEAD 9f3c1ab)"); the two *_version strings are "<branch> @ <short> (<date>)".
+    `branch` is the ref the results were verified against: the queried branch, or the revision
+    named instead (`--against`); `target` names the verification target ("the work tree of
+    main (HEAD 9f3c1ab)"); the two *_version strings are "<ref> @ <short> (<date>)". With
+    `elsewhere` (verified against another ref than the queried branch) a Check line that
+    finds the text identical names where it was found so.
     """
     lines = [source_line(result, shown, branch), f"Version: {target_version if shown.current else indexed_version}",
-             check_line(result, shown, target)]
-    purpose = purpose_line(shown)
+             check_line(result, shown, target, elsewhere)]
+    purpose = purpose_line(shown, result)
     if purpose:
         lines.append(purpose)
     return lines
@@ -60,18 +64,19 @@ def source_line(result: Result, shown: Shown, branch: str) -> str:
     return f"Source: {location} ({result.identity.qualified_name})"
 
 
-def check_line(result: Result, shown: Shown, target: str) -> str:
+def check_line(result: Result, shown: Shown, target: str, elsewhere: bool = False) -> str:
     """What the check found about the text shown (its full text, or its outline)."""
     verdict = result.verdict
     members = ", ".join(result.changed_members)
+    at = f" at {target}" if elsewhere else ""
     if result.text_kind == "outline" and verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER):
         older = "older commit, " if verdict is Verdict.UNCHANGED_OLDER else ""
         since = f"; members {members} changed since (each is verified on its own)" if members else ""
-        return f"Check: {verdict.value}; {older}outline identical{since}"
+        return f"Check: {verdict.value}; {older}outline identical{at}{since}"
     if verdict is Verdict.CURRENT:
-        return "Check: current; content hash matches"
+        return f"Check: current; content hash matches{at}"
     if verdict is Verdict.UNCHANGED_OLDER:
-        return "Check: unchanged-older; older commit, content identical"
+        return f"Check: unchanged-older; older commit, content identical{at}"
     if verdict is Verdict.CHANGED:
         kind = "outline" if result.text_kind == "outline" else "text"
         if shown.current:
@@ -86,12 +91,19 @@ def check_line(result: Result, shown: Shown, target: str) -> str:
     return f"Check: {verdict.value if verdict else 'unverified'}; {result.reason}".rstrip("; ")
 
 
-def purpose_line(shown: Shown) -> str | None:
-    """The instruction to the model that a chunk is history: derived from the label and its note."""
+def purpose_line(shown: Shown, result: Result | None = None) -> str | None:
+    """The instruction to the model that a chunk is history: derived from the label and its note.
+
+    History whose text was found unchanged at a new place is reference-only like all history
+    (`--scope all` adds references, never code to use), but "do not copy" would misstate it:
+    without a reviewer's topic, the line says where that text is the branch's current code."""
     if shown.label is not Label.REFERENCE_ONLY:
         return None
-    topic = shown.note.strip().rstrip(".") or "the idea"
-    return f"Purpose: reference for {topic} only; do not copy the implementation"
+    topic = shown.note.strip().rstrip(".")
+    if not topic and result is not None and result.history and result.moved_unchanged:
+        place = _location(result.current_path or shown.path, result.current_start_line, result.current_end_line)
+        return f"Purpose: history, for reference; its text is current code at {place} (cite that place, not this one)"
+    return f"Purpose: reference for {topic or 'the idea'} only; do not copy the implementation"
 
 
 def version_string(branch: str, commit: str, date: str | None) -> str:

@@ -64,10 +64,10 @@ def default_label(result: Result) -> Label:
     """How a result is handled when no reviewer has labelled it (by its verdict)."""
     if result.verdict is Verdict.EXCLUDED:
         return Label.EXCLUDE
-    if result.moved_unchanged:  # current code, at its new place
-        return Label.USE
     if result.history:  # other branches' and deleted code: for the idea, unless a reviewer says use
-        return Label.REFERENCE_ONLY
+        return Label.REFERENCE_ONLY  # a copy moved unchanged too: --scope all adds, never changes
+    if result.moved_unchanged:  # the branch's own code, current at its new place
+        return Label.USE
     if result.verdict in (Verdict.DELETED, Verdict.UNVERIFIABLE):
         return Label.REFERENCE_ONLY
     return Label.USE

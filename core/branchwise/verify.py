@@ -46,6 +46,8 @@ class Verifier:
         #: the reader's access rule: where verification may look for moved code (and so report it)
         self.allows = allows or (lambda path: True)
         self.uses_work_tree = against is None and not repo.bare and repo.current_branch() == branch
+        #: the ref the target is: `against` when given, else the branch (citation headers name it)
+        self.target_ref = branch if against is None else against
         if against is not None:
             self.target_commit = repo.resolve(against)
             self.target = f"{against} @ {self.target_commit[:7]}"

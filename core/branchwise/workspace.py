@@ -456,6 +456,7 @@ class Workspace:
             target_commit=verifier.target_commit,
             target=verifier.target,
             target_is_work_tree=verifier.uses_work_tree,
+            target_ref=verifier.target_ref,
             repo=self.repo,
             index_commit=branch.commit,
             index_age_seconds=_age_seconds(branch.indexed_at),

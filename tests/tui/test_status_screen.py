@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+
+from gittools import GIT_ENV
 from pilot_helpers import run_async, settle
 from textual.widgets import DataTable
 
@@ -38,8 +42,38 @@ async def test_status_screen_shows_branches_skipped_files_and_stale_records(shop
         assert branches["main"][1] == "at tip" and branches["main"][2] != "0"
         stale = _rows(screen, "status-stale")
         assert ["main", SERVICE, "OrderService.cancel_order", "changed"] in [row[:4] for row in stale]
-        # an uncommitted edit is no reason to re-index (the index holds committed code)
+        # an uncommitted edit is no reason to re-index (the index holds committed code): it is
+        # the work tree's, and the screen says what to do, as `branchwise status` does
         assert "main: " not in str(screen.query_one("#status-advice").content)
+        work_tree = str(screen.query_one("#status-work-tree").content)
+        assert work_tree.startswith("main: work tree differs from the index: commit, then index (")
+        assert f"\n  {SERVICE}" in work_tree
         await pilot.press("escape")
         await settle(pilot)
         assert not isinstance(app.screen, StatusScreen)
+
+
+@run_async
+async def test_status_screen_recommends_a_re_index_after_a_new_commit_and_not_before(shop_index):
+    repo, index_dir = shop_index
+    path = repo / SERVICE
+    path.write_text(path.read_text().replace("if order.status == OrderStatus.CANCELLED:",
+                                             "if order.status in (OrderStatus.CANCELLED,):"))
+    for step in ("edited", "committed"):
+        if step == "committed":
+            subprocess.run(["git", "-C", str(repo), "commit", "-qam", "cancel: a tuple of states"], check=True,
+                           env={**os.environ, **GIT_ENV})
+        app = create_app(Workspace(repo, index_dir), branch="main")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("escape", "I")
+            await settle(pilot)
+            screen = app.screen
+            assert isinstance(screen, StatusScreen)
+            advice = str(screen.query_one("#status-advice").content)
+            work_tree = [str(w.content) for w in screen.query("#status-work-tree")]
+            if step == "edited":
+                assert advice == "Every indexed branch is up to date"
+                assert len(work_tree) == 1 and "commit, then index" in work_tree[0]
+            else:  # committed: the index is behind the tip, and the work tree agrees with HEAD
+                assert advice.startswith("Re-index recommended (i): ") and "main: 1 indexed file(s) changed" in advice
+                assert work_tree == []

@@ -60,6 +60,9 @@ class BundleContext:
     target_commit: str  # the verification target (Verifier.target_commit)
     target: str  # its description (Verifier.target), e.g. "the work tree of main (HEAD 9f3c1ab)"
     target_is_work_tree: bool = False
+    #: the ref verified against when it is not `branch` (`--against REV`): the Version line of a
+    #: text taken from the target names it, not the queried branch
+    target_ref: str | None = None
     repo: GitRepo | None = None  # for commit dates; without it the Version lines carry no date
     index_commit: str | None = None
     index_age_seconds: float | None = None
@@ -308,12 +311,14 @@ def header_for(result: Result, context: BundleContext, dates: Callable[[str], st
     `dates` maps a commit to its date string; by default it is looked up in `context.repo`.
     """
     dates = dates or CommitDates(context.repo)
-    target_version = version_string(context.branch, context.target_commit, dates(context.target_commit))
+    ref = context.target_ref or context.branch
+    target_version = version_string(ref, context.target_commit, dates(context.target_commit))
     if context.target_is_work_tree:
         target_version += ", work tree"
     return header_lines(
-        result, shown_for(result, context), branch=context.branch, target=context.target,
+        result, shown_for(result, context), branch=ref, target=context.target,
         target_version=target_version, indexed_version=version_string(result.branch, result.commit, dates(result.commit)),
+        elsewhere=ref != context.branch,
     )
 
 

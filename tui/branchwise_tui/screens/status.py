@@ -1,9 +1,9 @@
 """The index status screen: what the index covers of this repository, and how current it is.
 
 It draws the core's status (`branchwise.status.repository_status`, the same structure that
-`branchwise status --json` prints): each indexed branch against its tip, the files the index
-left out and why, and the records that failed verification and wait for a re-parse. It
-computes nothing itself.
+`branchwise status --json` prints): each indexed branch against its tip, uncommitted edits of
+the checked-out branch ("commit, then index"), the files the index left out and why, and the
+records that failed verification and wait for a re-parse. It computes nothing itself.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from branchwise.display import escape_controls
+from branchwise.display import escape_controls, escape_text
 from branchwise.status import hooks_line, tip_line
 from branchwise_tui.screens.stats import _table
 from branchwise_tui.widgets.lists import KeyScroll
@@ -45,6 +45,9 @@ class StatusScreen(Screen[None]):
         yield Header()
         with KeyScroll(id="status-body"):
             yield Static(escape_controls(_advice(behind)), id="status-advice", classes="reindex" if behind else "fine")
+            work_tree = _work_tree(branches)
+            if work_tree:
+                yield Static(escape_text(work_tree), id="status-work-tree", markup=False)
             embedding = status["embedding"]
             yield Static(escape_controls(f"{status['repository']}: model {embedding['model']}, path weight "
                          f"{embedding['path_weight']}" + (f"; hooks {hooks_line(status['hooks'])}" if status.get("hooks") else "")),
@@ -64,6 +67,17 @@ class StatusScreen(Screen[None]):
                 for f in status["stale_records"]
             ])
         yield Footer()
+
+
+def _work_tree(branches: list[dict]) -> str:
+    """The checked-out branch's uncommitted edits, as `branchwise status` words them: a re-index
+    cannot help them (the index holds commits), so they are no part of the advice above."""
+    lines = []
+    for b in branches:
+        if b.get("work_tree"):
+            lines.append(f"{b['branch']}: {b['work_tree']}")
+            lines += [f"  {path}" for path in b.get("work_tree_changed_files", [])[:20]]
+    return "\n".join(lines)
 
 
 def _advice(behind: list[dict]) -> str:
