@@ -169,7 +169,7 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "scala": Grammar(
         "scala", tree_sitter_scala.language, "scala.scm", frozenset({"comment", "block_comment"}),
-        trailing_comments_inside=True,
+        trailing_comments_inside=True, namer=naming.scala,
     ),
     "bash": Grammar("bash", tree_sitter_bash.language, "bash.scm", frozenset({"comment"})),
     "lua": Grammar(
