@@ -2,7 +2,12 @@
 one project per language of issue 33 (cjson, fmt, serilog, mediatr, sinatra, slim, okio,
 alamofire, scopt, nvm, jsonlua) on the branches their question files list.
 
-`python -m bench.realrepos [--repo NAME]... [--cache DIR] [--out DIR] [--label NAME]`
+`python -m bench.realrepos [--repo NAME]... [--languages] [--cache DIR] [--out DIR] [--label NAME] [--model M]`
+
+The languages of issue 33, every bundle and every branch, with the default model (or `--model`),
+MRR@10 and hits@10 per language in each ranking mode, as one command (run it niced):
+
+    PYTHONPATH=core HF_HUB_OFFLINE=1 nice -n 15 python -m bench.realrepos --languages --label languages
 
 The sample repositories are small and were written for this project; real projects have the
 tests, docs and examples that crowd the code out of the top of a ranking, long functions and
@@ -291,15 +296,19 @@ def run(repos: tuple[str, ...], cache: Path, work: Path, model: str | None = Non
     return out
 
 
-def by_language(repos: dict) -> dict:
-    """MRR@10 and hits@10 per language (fused mode) over every (question, branch) pair of its
-    repositories."""
+#: the repositories of issue 33's languages (`--languages`)
+LANGUAGE_REPOS = tuple(r for r in REPOS if r not in ("click", "cobra"))
+
+
+def by_language(repos: dict, mode: str = "fused") -> dict:
+    """MRR@10 and hits@10 per language (in one ranking mode) over every (question, branch) pair
+    of its repositories."""
     ranks: dict[str, list] = {}
     for item in repos.values():
         if not isinstance(item, dict) or "records" not in item:
             continue
         ranks.setdefault(item.get("language", "?"), []).extend(
-            r["rank"] for r in item["records"] if r["mode"] == "fused")
+            r["rank"] for r in item["records"] if r["mode"] == mode)
     return {language: {"asked": len(found),
                        "mrr_at_10": round(sum(1 / r for r in found if r) / max(len(found), 1), 4),
                        "hits_at_10": round(sum(1 for r in found if r) / max(len(found), 1), 4)}
@@ -311,7 +320,18 @@ def markdown(doc: dict) -> str:
              "MRR@10 / hits@10 over every (question, branch) pair; `secondary` is the share of top-10 "
              "slots on tests, docs and examples for behaviour questions; leaks and wrong versions count "
              "results outside the asked branch's live set.", ""]
-    if "languages" in doc:
+    if "languages_by_mode" in doc:
+        modes = list(doc["languages_by_mode"])
+        lines += ["## Per language", "", "(question, branch) pairs asked; MRR@10 / hits@10 per ranking mode.", "",
+                  "| language | repositories | asked | " + " | ".join(f"{m} MRR@10 | {m} hits@10" for m in modes) + " |",
+                  "|---|---|---|" + "---|---|" * len(modes)]
+        for language, fused in doc["languages_by_mode"][modes[0]].items():
+            repos = ", ".join(r for r, item in doc["repos"].items() if item.get("language") == language)
+            cells = " | ".join(f"{doc['languages_by_mode'][m][language]['mrr_at_10']:.3f} | "
+                               f"{doc['languages_by_mode'][m][language]['hits_at_10']:.3f}" for m in modes)
+            lines.append(f"| {language} | {repos} | {fused['asked']} | {cells} |")
+        lines.append("")
+    elif "languages" in doc:
         lines += ["## Per language (fused)", "", "| language | asked | MRR@10 | hits@10 |", "|---|---|---|---|"]
         lines += [f"| {language} | {f['asked']} | {f['mrr_at_10']:.3f} | {f['hits_at_10']:.3f} |"
                   for language, f in doc["languages"].items()]
@@ -337,6 +357,8 @@ def _commit() -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.realrepos", description=__doc__.split("\n")[0])
     parser.add_argument("--repo", action="append", choices=REPOS)
+    parser.add_argument("--languages", action="store_true",
+                        help=f"every repository of issue 33's languages ({', '.join(LANGUAGE_REPOS)})")
     parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "branchwise-realrepos")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     parser.add_argument("--label", default="current", help="name of this measurement (before, after, ...)")
@@ -344,7 +366,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="the model to measure (a shipped name or a model directory; "
                                         "default: the default model), run by the default runtime")
     args = parser.parse_args(argv)
-    repos = tuple(args.repo or ("click", "cobra"))  # the issue-33 repositories are named with --repo
+    if args.languages:
+        repos = tuple(dict.fromkeys([*(args.repo or ()), *LANGUAGE_REPOS]))
+    else:
+        repos = tuple(args.repo or ("click", "cobra"))  # the issue-33 repositories: --languages or --repo
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="branchwise-realrepos-") as tmp:
         repos_doc = run(repos, args.cache, args.index_root or Path(tmp), args.model)
@@ -356,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     doc = {"meta": {"label": args.label, "model": args.model or DEFAULT_MODEL, "commit": _commit(), "date": date.isoformat(timespec="seconds"), "machine": machine(),
                     "seconds": round(time.perf_counter() - started, 1),
                     "embedded_now": repos_doc.pop("embedded_now")},
-           "repos": repos_doc, "languages": by_language(repos_doc)}
+           "repos": repos_doc, "languages": by_language(repos_doc),
+           "languages_by_mode": {mode: by_language(repos_doc, mode) for mode in MODES}}
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"{date:%Y-%m-%d}-realrepos-{args.label}"
     stem.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")

@@ -12,6 +12,7 @@ import re
 import pytest
 
 from branchwise.chunking import ChunkingRules, chunk_file, classify_path
+from branchwise.chunking.conditionals import resolve_split_conditionals
 from branchwise.chunking.imports import bound_names
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 from branchwise.chunking.vocabulary import languages
@@ -295,6 +296,91 @@ def test_chunk_text_is_the_file_own_bytes_when_macros_were_masked():
     [chunk] = [c for c in chunk_file("r", "src/os.cc", data).chunks if c.identity.symbol_type == "function"]
     assert chunk.text == "FMT_API void report(int code) {\n  (void)code;\n}"
     assert chunk.signature == "void report(int code)"  # an attribute macro, like a decorator, is not in it
+
+
+#: a conditional inside a class head (fmt 10's `dynamic_format_arg_store`), one between a
+#: template header and its function (fmt's `reserve`), two headers of one method (Serilog)
+_SPLIT_CPP = b"""\
+namespace detail {
+template <typename T> class holder
+#if FMT_GCC_VERSION && FMT_GCC_VERSION < 409
+    : public base<T>
+#endif
+{
+ public:
+  void push_back(const T& arg) { data_ = arg; }
+  T data_;
+};
+
+template <typename OutputIt,
+          FMT_ENABLE_IF(is_back_insert_iterator<OutputIt>::value)>
+#if FMT_CLANG_VERSION >= 307
+__attribute__((no_sanitize("undefined")))
+#endif
+inline auto reserve(OutputIt it, size_t n) -> OutputIt {
+  return it;
+}
+
+#ifdef _WIN32
+void path_of(int fd) { (void)fd; }
+#else
+void path_of(int fd) { (void)fd; }
+#endif
+}  // namespace detail
+"""
+_SPLIT_CSHARP = b"""\
+namespace Serilog;
+
+interface ILogger
+{
+    /// <summary>Write an event.</summary>
+    void Write(string messageTemplate)
+#if FEATURE_DEFAULT_INTERFACE
+    {
+        Write(messageTemplate, null);
+    }
+#else
+        ;
+#endif
+
+#if FEATURE_SPAN
+    string[] Bind(ReadOnlySpan<object?> values)
+#else
+    string[] Bind(object?[] values)
+#endif
+    {
+        return new string[0];
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "data", "expected"), [
+    ("include/fmt/args.h", _SPLIT_CPP, {
+        ("class", "detail.holder", None), ("method", "detail.holder.push_back", "detail.holder"),
+        ("function", "detail.reserve", None), ("function", "detail.path_of", None),
+        ("function", "detail.path_of#2", None)}),
+    ("src/Serilog/ILogger.cs", _SPLIT_CSHARP, {
+        ("interface", "ILogger", None), ("method", "ILogger.Write", "ILogger"), ("method", "ILogger.Bind", "ILogger")}),
+], ids=["cpp", "csharp"])
+def test_a_conditional_that_splits_a_declaration_keeps_the_definitions_around_it(path, data, expected):
+    # before conditionals.py, tree-sitter wrapped these in ERROR nodes: the class, `reserve`
+    # and the C# interface were no chunks, and the names lost their scope
+    assert units(path, data.decode()) == expected
+    # a conditional between whole definitions is the grammar's: both `path_of` are kept
+
+
+def test_a_resolved_conditional_keeps_every_offset_and_the_first_branch():
+    resolved = resolve_split_conditionals(_SPLIT_CSHARP)
+    assert len(resolved) == len(_SPLIT_CSHARP) and resolved.count(b"\n") == _SPLIT_CSHARP.count(b"\n")
+    assert all(r == d or r in b" /" for r, d in zip(resolved, _SPLIT_CSHARP))
+    assert b"#if" not in resolved and b"#else" not in resolved and b"object?[] values" not in resolved
+    assert b"ReadOnlySpan<object?> values" in resolved and b"Write(messageTemplate, null);" in resolved
+    between = b"int a;\n#ifdef _WIN32\nvoid f(void) {}\n#else\nvoid f(void) {}\n#endif\n"
+    assert resolve_split_conditionals(between) == between
+    chunks = {c.identity.qualified_name: c for c in chunk_file("r", "src/ILogger.cs", _SPLIT_CSHARP).chunks}
+    assert "#if FEATURE_DEFAULT_INTERFACE" in chunks["ILogger.Write"].text  # cut from the file's own bytes
+    assert "#else\n        ;\n#endif" in chunks["ILogger"].text  # the branch not read is still in its type
 
 
 @pytest.mark.parametrize(("path", "expected", "reason"), [

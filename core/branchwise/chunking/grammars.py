@@ -32,6 +32,7 @@ import tree_sitter_swift
 import tree_sitter_typescript
 
 from branchwise.chunking import naming
+from branchwise.chunking.conditionals import resolve_split_conditionals
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
 
@@ -62,11 +63,20 @@ class Grammar:
     #: indented blocks): the chunk ends at its last code token, and those comments are
     #: the next definition's doc.
     trailing_comments_inside: bool = False
-    #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py).
+    #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py;
+    #: C/C++/C# conditionals that split a declaration: conditionals.py).
     source_filter: Callable[[bytes], bytes] | None = None
     #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
     #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
     clean_definitions_in_errors: bool = False
+
+
+def _c_source(data: bytes) -> bytes:
+    return mask_macros(resolve_split_conditionals(data))
+
+
+def _cpp_source(data: bytes) -> bytes:
+    return mask_cpp_macros(resolve_split_conditionals(data))
 
 
 _JS_WRAPPERS = frozenset(
@@ -115,30 +125,31 @@ GRAMMARS: dict[str, Grammar] = {
     "c": Grammar(
         "c", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
-        transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=mask_macros,
+        transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=_c_source,
         clean_definitions_in_errors=True,
     ),
     "c_header": Grammar(
         "c_header", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
-        transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=mask_macros,
+        transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=_c_source,
         clean_definitions_in_errors=True,
     ),
     "cpp": Grammar(
         "cpp", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
-        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=mask_cpp_macros,
+        transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=_cpp_source,
         clean_definitions_in_errors=True,
     ),
     "cpp_header": Grammar(
         "cpp_header", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
         transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family,
-        source_filter=mask_cpp_macros, clean_definitions_in_errors=True,
+        source_filter=_cpp_source, clean_definitions_in_errors=True,
     ),
     "c_sharp": Grammar(
         "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),
         transparent_top_level=frozenset({"namespace_declaration", "declaration_list"}),
+        source_filter=resolve_split_conditionals,
     ),
     "ruby": Grammar(
         "ruby", tree_sitter_ruby.language, "ruby.scm", frozenset({"comment"}),
@@ -158,7 +169,7 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "scala": Grammar(
         "scala", tree_sitter_scala.language, "scala.scm", frozenset({"comment", "block_comment"}),
-        trailing_comments_inside=True,
+        trailing_comments_inside=True, namer=naming.scala,
     ),
     "bash": Grammar("bash", tree_sitter_bash.language, "bash.scm", frozenset({"comment"})),
     "lua": Grammar(

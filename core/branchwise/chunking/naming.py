@@ -6,7 +6,8 @@ These languages need a word more: C++ writes its scopes into the name (`void det
 their receiver (`fun String.foo()` -> `String.foo`), Swift extensions are named after the
 type they extend (`extension Session` -> `extension Session`, its members `Session.x`), Ruby
 has `self.` methods and DSL blocks (`get '/' do` -> `get '/'`), Lua writes `M:foo` for
-`M.foo`. Each namer edits the definition in place and returns False to drop it.
+`M.foo`; a Scala `def` of an anonymous class (`new Setup { def x }`) is no member of the type
+around it. Each namer edits the definition in place and returns False to drop it.
 """
 
 from __future__ import annotations
@@ -140,4 +141,19 @@ def swift(definition: Definition, captures: dict[str, list[Node]]) -> bool:
 
 def lua(definition: Definition, captures: dict[str, list[Node]]) -> bool:
     definition.name = _text(captures["name"][0]).replace(":", ".")
+    return True
+
+
+_SCALA_DEFINITIONS = frozenset(
+    {"object_definition", "class_definition", "trait_definition", "enum_definition", "function_definition"})
+
+
+def scala(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """A `def` in the body of `new T { ... }` belongs to the chunk of the code that makes the
+    instance, not to the enclosing type as its method."""
+    current = definition.node.parent
+    while current is not None and current.type not in _SCALA_DEFINITIONS:
+        if current.type == "instance_expression":
+            return False
+        current = current.parent
     return True
