@@ -40,6 +40,14 @@ def write(index_dir: Path, record: dict) -> None:
     os.replace(tmp, Path(index_dir) / RECORD_FILE)
 
 
+def settle(index_dir: Path) -> None:
+    """An index run embedded everything in the foreground: a dead worker's record is history."""
+    record = read(index_dir)
+    if record is not None and record.get("state") in ("interrupted", "failed"):
+        write(index_dir, {**record, "state": "done",
+                          "message": f"the worker was {record['state']}; index run {os.getpid()} embedded the rest"})
+
+
 def running_worker(index_dir: Path) -> int | None:
     """The process id of a live worker embedding this index, or None."""
     record = read(index_dir)

@@ -242,12 +242,13 @@ class Workspace:
         """Embed what the index is missing (every branch's, not only this run's: an interrupted
         worker's leftovers too), here or in a background worker handed the lock."""
         from branchwise import background as worker
-        from branchwise import embedstage
+        from branchwise import embedstage, worker_record
 
         first = self._embedding_first(order)
         work = embedstage.plan(self.store, self.repo.name, self.embedder.name, first)
         report.embedding.update(missing_texts=work.texts, missing_versions=work.versions)
         if not work.groups:
+            worker_record.settle(self.index_dir)
             return
         if background:
             report.embedding.update(background=True, worker_pid=worker.start(self, lock, first, work))
@@ -255,6 +256,7 @@ class Workspace:
         outcome = embedstage.embed_missing(self.store, self.embedder, vectors, work, progress,
                                            save_each_batch=self.backend.kind == "faiss")
         vectors.save()
+        worker_record.settle(self.index_dir)
         report.embedding["embedded"] = outcome.total
         for summary in report:
             summary.embedded += outcome.embedded.get(summary.branch, 0)
