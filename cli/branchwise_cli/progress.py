@@ -1,15 +1,18 @@
 """How `branchwise index` shows its progress: a live display on a terminal, plain lines elsewhere.
 
-The indexer reports (stage, done, total) for parsing files and embedding symbols, and the
-workspace announces each branch as `branch:NAME` with its position. On a terminal that becomes
-a rich progress display (files and symbols of the current branch, with rate and ETA); when
-stderr is a file or a pipe, one plain line per branch and per finished stage, so logs stay
-readable; `--quiet` shows nothing.
+The indexer reports (stage, done, total) for parsing files, and the workspace announces each
+branch as `branch:NAME` with its position; the embedding stage that follows announces each
+group of texts as `embedding:NAME` (a branch, or history) and reports `embed` counts. On a
+terminal that becomes a rich progress display (files and symbols of each branch, with rate
+and ETA); when stderr is a file or a pipe, one plain line per branch and per finished stage,
+and at least one line every `HEARTBEAT_SECONDS` meanwhile (with rate and ETA where there is
+a count), so a log never goes silent during the model's minutes; `--quiet` shows nothing.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, TextIO
 
@@ -19,32 +22,82 @@ if TYPE_CHECKING:
     from rich.progress import TaskID
 
 UNITS = {"parse": "files", "embed": "symbols"}
+#: a plain log gets a line at least this often while an index run works
+HEARTBEAT_SECONDS = 10.0
+
+
+def eta_text(seconds: float) -> str:
+    """"3m 40s", "12s": a remaining time as a person reads it."""
+    seconds = max(0, round(seconds))
+    return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
 class PlainProgress:
-    """One line when a branch starts and when each of its stages finishes, with its rate."""
+    """One line when a branch starts and when each of its stages finishes, with its rate; in
+    between, a line with the count, rate and ETA whenever `heartbeat` seconds passed silently."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, heartbeat: float = HEARTBEAT_SECONDS) -> None:
         self.out = out
         self.branch = ""
         self.mark = time.perf_counter()  # when the branch or its previous stage ended: the stage's start
+        self.heartbeat = heartbeat
+        self.last_line = self.mark
+        self.state: tuple[str, int, int] | None = None  # the stage in progress and its counts
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, name="index-progress", daemon=True)
+        self._ticker.start()
 
     def __call__(self, stage: str, done: int, total: int) -> None:
+        with self._lock:
+            self._report(stage, done, total)
+
+    def _report(self, stage: str, done: int, total: int) -> None:
         now = time.perf_counter()
         if stage.startswith("branch:"):
             self.branch = escape_controls(stage.split(":", 1)[1])
-            self.mark = now
-            print(f"indexing {self.branch} (branch {done + 1} of {total})", file=self.out, flush=True)
+            self.mark, self.state = now, None
+            self._print(f"indexing {self.branch} (branch {done + 1} of {total})")
+            return
+        if stage.startswith("embedding:"):
+            self.branch = escape_controls(stage.split(":", 1)[1])
+            self.mark, self.state = now, ("embed", 0, 0)
             return
         if total and done >= total:
             seconds = now - self.mark
             unit = UNITS.get(stage, "items")
             rate = f" ({done / seconds:,.0f} {unit}/s)" if seconds >= 0.001 else ""
-            print(f"  {self.branch}: {stage} {done} {unit} in {seconds:.1f}s{rate}", file=self.out, flush=True)
-            self.mark = now
+            self._print(f"  {self.branch}: {stage} {done} {unit} in {seconds:.1f}s{rate}")
+            self.mark, self.state = now, None
+            return
+        self.state = (stage, done, total)
+        if now - self.last_line >= self.heartbeat:
+            self._print(self._progress_line(now))
+
+    def _progress_line(self, now: float) -> str:
+        stage, done, total = self.state or ("working", 0, 0)
+        seconds = now - self.mark
+        unit = UNITS.get(stage, "items")
+        if not done:
+            waiting = "first batch under way" if stage == "embed" else "working"
+            return f"  {self.branch}: {stage}: {waiting} ({seconds:.0f}s)"
+        rate = done / seconds if seconds > 0 else 0.0
+        eta = f", ETA {eta_text((total - done) / rate)}" if rate > 0 and total > done else ""
+        return f"  {self.branch}: {stage} {done:,} of {total:,} {unit} ({rate:,.0f} {unit}/s{eta})"
+
+    def _print(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+        self.last_line = time.perf_counter()
+
+    def _tick(self) -> None:
+        while not self._closed.wait(1.0):
+            with self._lock:
+                now = time.perf_counter()
+                if now - self.last_line >= self.heartbeat and not self._closed.is_set():
+                    self._print(self._progress_line(now))
 
     def close(self) -> None:
-        pass
+        self._closed.set()
 
 
 class RichProgress:
@@ -63,11 +116,18 @@ class RichProgress:
         self.progress.start()
         self.branch = ""
         self.tasks: dict[str, TaskID] = {}
+        self.names: dict[str, str] = {}  # branch -> how its rows are labelled ("main (1/4)")
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if stage.startswith("branch:"):
-            self.branch = f"{escape_controls(stage.split(':', 1)[1])} ({done + 1}/{total})"
+            name = stage.split(":", 1)[1]
+            self.branch = self.names[name] = f"{escape_controls(name)} ({done + 1}/{total})"
             self.tasks.clear()
+            return
+        if stage.startswith("embedding:"):
+            name = stage.split(":", 1)[1]
+            self.branch = self.names.get(name, escape_controls(name))
+            self.tasks.pop("embed", None)
             return
         unit = UNITS.get(stage, "items")
         if stage not in self.tasks:

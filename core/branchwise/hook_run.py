@@ -3,7 +3,9 @@
 `python -m branchwise.hook_run --repo REPO --index DIR HOOK HOOK-ARGS...` runs detached from
 the git command that triggered it (see hooks.py), its output appended to the index's log.
 The hook names the branch that was checked out when git ran it (empty for a detached
-HEAD: nothing to do). It waits for the write lock like `index --wait`. While one refresh of
+HEAD: nothing to do). It waits for the write lock like `index --wait` (a background embedding
+worker yields it), and returns once the branch is searchable: like `index --background`, it
+leaves the embedding to a detached worker (background.py). While one refresh of
 a branch waits for the lock, a second one of the same branch has nothing to add (the
 waiting one reads the branch's tip only once it has the lock), so it exits at once. The
 outcome of the last refresh is written to a small JSON record in the index directory for
@@ -21,7 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from branchwise import hooks
+from branchwise import hooks, worker_record
 from branchwise.lock import LOCK_FILE
 
 
@@ -41,7 +43,9 @@ def _skip_reason(hook: str, args: list[str]) -> str | None:
 
 
 def _wait_for_writer(index_dir: Path) -> None:
-    """Block until no process writes the index (the lock is taken and released at once)."""
+    """Block until no process writes the index (the lock is taken and released at once); a
+    background embedding worker is asked to yield rather than waited for."""
+    worker_record.ask_to_yield(index_dir)
     fd = os.open(index_dir / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
@@ -82,12 +86,15 @@ def _index(hook: str, repo: Path, index_dir: Path, branch: str) -> int:
         record.update(commit=workspace.repo.resolve_branch(branch))
         hooks.write_refresh(index_dir, record)
         _log(f"{hook}: indexing {branch} @ {record['commit'][:7]}")
-        summaries = workspace.index([branch], wait=True)
+        summaries = workspace.index([branch], wait=True, background=True)
         workspace.close()
         summary = summaries[0]
+        later = summaries.embedding
+        background = (f"; {later['missing_texts']} texts embedding in the background (worker {later['worker_pid']})"
+                      if later["background"] else "")
         record.update(outcome="ok", message=(
             f"{summary.versions_added} new versions, {summary.embedded} embedded, "
-            f"{summary.tombstoned} tombstoned ({summary.base})"))
+            f"{summary.tombstoned} tombstoned ({summary.base}){background}"))
         code = 0
     except BranchwiseError as error:
         record.update(outcome="failed", message=str(error))

@@ -5,7 +5,9 @@ force-pushes work). A new branch starts from the indexed branch whose commit is 
 smallest diff away and copies its live set (inheritance); only then is the whole tree
 parsed, when no branch is indexed yet. Changed files are re-chunked; a version seen before
 on any branch is reused; only embedding texts never embedded with this model are embedded;
-identities that disappear get a tombstone. Each branch lands in one SQLite transaction.
+identities that disappear get a tombstone. Each branch lands in one SQLite transaction,
+searchable through its lexical and name channels from then on; its new texts are embedded
+afterwards, by the embedding stage (embedstage.py), in the foreground or in the background.
 """
 
 from __future__ import annotations
@@ -100,15 +102,22 @@ def refresh_embeddings(store: Store, embedder: Embedder, progress: Progress | No
 
     Runs when the index's recorded identity differs from the embedder's (a new model or
     runtime), so that every version has a vector of the identity the searches will use;
-    returns how many texts were embedded (0 when the identity is unchanged).
+    returns how many texts were embedded (0 when the identity is unchanged). Each batch
+    commits on its own, so an interrupted refresh resumes where it stopped; the recorded
+    identity changes only once every text is embedded.
     """
     if store.meta("embedding_model") == embedder.name:
         return 0
+    pending = store.unembedded_texts(embedder.name)
+    for key, path in store.unembedded_paths(embedder.name):
+        pending.setdefault(key, path_embedding_text(path))
+    items = list(pending.items())
+    report = progress or (lambda stage, done, total: None)
+    for start in range(0, len(items), EMBED_BATCH):
+        with store.transaction():
+            embed_and_store(store, embedder, dict(items[start : start + EMBED_BATCH]),
+                            lambda stage, done, total: report(stage, start + done, len(items)))
     with store.transaction():
-        pending = store.unembedded_texts(embedder.name)
-        for key, path in store.unembedded_paths(embedder.name):
-            pending.setdefault(key, path_embedding_text(path))
-        embed_and_store(store, embedder, pending, progress or (lambda stage, done, total: None))
         if pending:
             store.bump_generation()
             store.mark_unpublished(store.all_version_rows(), point=True)
@@ -160,9 +169,10 @@ class Indexer:
             changes += self._reparse(commit, reparse - {c.path for c in changes})
             run = _Run(repo_id, branch_id, commit, summary)
             self._apply_changes(run, changes)
-            self._embed_pending(run)
             self._finish(repo_id, run, started)
-        self.vectors.add(run.new_rows)  # saved (FAISS) or published (Qdrant) by the caller, once
+        # new versions whose texts were embedded before; the others get their vectors in the
+        # embedding stage (embedstage.py). Saved (FAISS) or published (Qdrant) by the caller.
+        self.vectors.add(run.new_rows)
         return summary
 
     def _reparse(self, commit: str, paths: set[str]) -> list[FileChange]:
@@ -325,11 +335,7 @@ class Indexer:
         self.store.record_skip(branch_id, path, reason)
         summary.skipped_files += 1
 
-    # embedding and finishing --------------------------------------------------------------
-
-    def _embed_pending(self, run: _Run) -> None:
-        run.summary.embedded = len(run.pending)
-        run.summary.embed_seconds += embed_and_store(self.store, self.embedder, run.pending, self.progress)
+    # finishing ----------------------------------------------------------------------------
 
     def _finish(self, repo_id: int, run: _Run, started: float) -> None:
         now = utc_now()

@@ -1,19 +1,26 @@
 """One writer per index at a time, while readers go on (SQLite WAL lets them).
 
 The lock is an advisory `flock` on a file in the index directory, so a killed writer
-releases it with its process and no stale lock file can block the next run.
+releases it with its process and no stale lock file can block the next run. An index run
+can hand its lock to the detached worker that embeds in the background (background.py);
+a writer that finds that worker holding the lock asks it to yield (worker_record.py) and
+waits for it, at most `YIELD_WAIT_SECONDS`, instead of failing.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import time
 from pathlib import Path
 
+from branchwise import worker_record
 from branchwise.errors import IndexLockedError, UsageError
 from branchwise.store import make_index_dir
 
 LOCK_FILE = "write.lock"
+#: how long a writer waits for a background embedding worker to let go of the lock
+YIELD_WAIT_SECONDS = 120.0
 
 
 class WriteLock:
@@ -21,6 +28,36 @@ class WriteLock:
         self.path = Path(index_dir) / LOCK_FILE
         self.wait = wait
         self._fd: int | None = None
+        self._handed_over = False
+
+    @classmethod
+    def adopt(cls, index_dir: Path, fd: int) -> "WriteLock":
+        """The lock a parent process handed over as the open, locked descriptor `fd`."""
+        lock = cls(index_dir)
+        lock._fd = fd
+        return lock
+
+    def hand_over(self) -> int:
+        """The locked descriptor, made inheritable for a child process that takes the lock
+        over; from now on this object only closes its copy and never unlocks it."""
+        if self._fd is None:
+            raise RuntimeError("the write lock is not held")
+        os.set_inheritable(self._fd, True)
+        self._handed_over = True
+        return self._fd
+
+    def release(self) -> None:
+        """Let go of the lock but keep the descriptor, to take it again with `take_again`."""
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def take_again(self) -> bool:
+        """Take the lock again without waiting; True if it was free."""
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
 
     def __enter__(self) -> "WriteLock":
         make_index_dir(self.path.parent)
@@ -28,9 +65,8 @@ class WriteLock:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
             raise UsageError(f"cannot write the index at {self.path.parent}: {error.strerror or error}") from None
-        flags = fcntl.LOCK_EX if self.wait else fcntl.LOCK_EX | fcntl.LOCK_NB
         try:
-            fcntl.flock(self._fd, flags)
+            self._take(self._fd)
         except BlockingIOError:
             os.close(self._fd)
             self._fd = None
@@ -40,8 +76,31 @@ class WriteLock:
             ) from None
         return self
 
+    def _take(self, fd: int) -> None:
+        """Take the lock: at once, or after a background worker yielded it, or (`wait`) whenever
+        it is free; raises BlockingIOError when it is not to be had."""
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if not worker_record.ask_to_yield(self.path.parent):
+                if not self.wait:
+                    raise
+                fcntl.flock(fd, fcntl.LOCK_EX)
+                return
+        deadline = time.monotonic() + YIELD_WAIT_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() > deadline and not self.wait:
+                    raise
+                time.sleep(0.05)
+
     def __exit__(self, *exc) -> None:
         if self._fd is not None:
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            if not self._handed_over:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None

@@ -21,7 +21,7 @@ This module knows nothing of any backend: it works on ranked keys and on results
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from branchwise.errors import UsageError
@@ -129,6 +129,16 @@ def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings
             item.score += weight / (settings.rrf_k + position)
             item.ranks[channel] = position
     return sorted(fused.values(), key=lambda item: item.score, reverse=True)
+
+
+def with_dense_coverage(settings: RankingSettings, share: float) -> RankingSettings:
+    """The settings for a live set of which only `share` is embedded yet (embedstage.py): the
+    dense ranking then sees only part of the candidates, so its weight is scaled by that
+    share, and a version not embedded yet competes on its words and name. At full coverage
+    the settings are unchanged."""
+    if share >= 1.0:
+        return settings
+    return replace(settings, dense_weight=settings.dense_weight * max(0.0, share))
 
 
 def prior_factor(role: str, wanted: frozenset[str], settings: RankingSettings, symbol_type: str = "") -> float:

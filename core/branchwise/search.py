@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from branchwise.arguments import check_filters
+from branchwise.coverage import Coverage
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
 from branchwise.pins import pinned_first
-from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
+from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_dense_coverage
 
 if TYPE_CHECKING:
     from branchwise.config import Config
@@ -140,7 +141,8 @@ class HybridSearch:
         if request.mode == "fused":
             rankings["name"] = self._names(request.query, scope, depth)
         rankings = {channel: self._settle_ties(ranking) for channel, ranking in rankings.items()}
-        ranked = pinned_first(self._ranked(request.query, rankings, branch), request.pinned)
+        coverage = self.coverage(branch) if "dense" in rankings and len(rankings) > 1 else None
+        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverage), request.pinned)
         return self._assemble(ranked, branch, request) if assemble else ranked
 
     def neighbours(self, request: SearchRequest, vectors: np.ndarray, depth: int) -> list[list[Result]]:
@@ -163,10 +165,13 @@ class HybridSearch:
         return out
 
     def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]],
-                branch: BranchInfo) -> list[Result]:
+                branch: BranchInfo, coverage: Coverage | None = None) -> list[Result]:
         """The fused candidates as results, each scored with the role prior and carrying its
-        per-channel ranks, best first (ties keep the fusion's order)."""
+        per-channel ranks, best first (ties keep the fusion's order). While the dense channel
+        covers only part of the live set (`coverage`), its weight shrinks with it."""
         settings = self.ranking_settings
+        if coverage is not None and not coverage.complete:
+            settings = with_dense_coverage(settings, coverage.share)
         wanted = wanted_roles(question)
         results = []
         for item in fuse(rankings, settings):
@@ -201,6 +206,10 @@ class HybridSearch:
         return sorted(ranking, key=lambda item: (-round(item[1], 5), ids[item[0]]))
 
     # what a backend supplies ----------------------------------------------------------------
+
+    def coverage(self, branch: BranchInfo) -> Coverage | None:
+        """How many of the branch's live versions the dense channel can rank (None: unknown)."""
+        return None
 
     def _version_ids(self, keys: list[Any]) -> dict[Any, str]:
         """The version id of each ranked key."""

@@ -3,8 +3,9 @@
 For each indexed branch of a repository: the indexed commit and when, how far the branch tip
 has moved since (commits, and which indexed files changed), the live set counted by path
 class and language, the files an index run left out and why, and the stale records still
-waiting for a re-parse (see stale.py). The repository adds the embedding model and recipe and,
-when a hooks module is installed, the state of its git hooks. `branchwise status`, the review
+waiting for a re-parse (see stale.py), and its dense coverage (how many of its versions the
+model has embedded yet). The repository adds the embedding model and recipe, the background
+embedding worker's progress and, when a hooks module is installed, the state of its git hooks. `branchwise status`, the review
 app's status screen and the MCP server's `index_status` all print this one structure.
 
 Everything is read from git refs and the index; nothing here writes.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime, timezone
 from branchwise import stale
+from branchwise.coverage import Coverage
 from branchwise.display import escape_controls
 from branchwise.gitnames import name_from_git
 from branchwise.gitrepo import GitRepo
@@ -82,6 +84,8 @@ def repository_status(workspace) -> dict:
             work_tree_files_changed=len(uncommitted),
             work_tree_changed_files=uncommitted[:50],
         )
+        coverage = workspace.dense_coverage(info.name)
+        entry["dense_coverage"] = coverage.to_json() if coverage is not None else None
         entry["reindex_recommended"], entry["why"] = _advice(entry)
         entry["work_tree"] = _work_tree_advice(entry)
         branches.append(entry)
@@ -96,6 +100,7 @@ def repository_status(workspace) -> dict:
         "unindexed_branches": sorted(set(tips) - {b["branch"] for b in branches}),
         "stale_records": failures,
         "hooks": hooks_state(workspace),
+        "embedding_worker": workspace.embedding_worker(),
     }
 
 
@@ -160,6 +165,9 @@ def render_text(status: dict) -> str:
              f"  model: {embedding['model']} ({model_settings(embedding)})"]
     if status.get("hooks") is not None:
         lines.append(f"  hooks: {hooks_line(status['hooks'])}")
+    worker = worker_line(status.get("embedding_worker"))
+    if worker is not None:
+        lines.append(f"  embedding: {worker}")
     if not status["branches"]:
         lines.append("  no branch indexed yet: run `branchwise index`")
     for b in status["branches"]:
@@ -171,6 +179,9 @@ def render_text(status: dict) -> str:
             f"    {plural(b['files'], 'file')}, {plural(b['symbols'], 'symbol')}; by class: {_counts(b['by_path_class'])}; "
             f"by language: {_counts(b['by_language'])}",
         ]
+        coverage = b.get("dense_coverage")
+        if coverage and not coverage["complete"]:
+            lines.append(f"    {Coverage(coverage['embedded'], coverage['total']).line()}")
         if b["skipped_files"]:
             lines.append(f"    skipped {len(b['skipped_files'])} file(s): {_counts(b['skipped_by_reason'])}")
             lines += [f"      {s['path']}: {s['reason']}" for s in b["skipped_files"][:20]]
@@ -214,6 +225,27 @@ def tip_line(b: dict, short: bool = False) -> str:
     if short:
         return f"{behind} behind, {b['indexed_files_changed']} changed"
     return f"{b['tip'][:7]}, {behind} commit(s) ahead; {b['indexed_files_changed']} indexed file(s) changed"
+
+
+def worker_line(record: dict | None) -> str | None:
+    """The background embedding worker in words, while it matters (None once it is done)."""
+    if not record or record.get("state") not in ("running", "interrupted", "failed"):
+        return None
+    if record["state"] == "interrupted":
+        return (f"the background worker (pid {record.get('pid')}) stopped after {record.get('done', 0):,} of "
+                f"{record.get('total', 0):,} texts; the next `branchwise index` embeds the rest")
+    if record["state"] == "failed":
+        return f"the background worker failed: {record.get('message', '')}"
+    rate, eta = record.get("rate"), record.get("eta_seconds")
+    pace = f", {rate:,.0f} texts/s" if rate else ""
+    left = f", about {_duration(eta)} left" if eta is not None else ""
+    return (f"in the background (pid {record.get('pid')}): {record.get('done', 0):,} of "
+            f"{record.get('total', 0):,} texts{pace}{left}")
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
 def hooks_line(hooks: dict) -> str:

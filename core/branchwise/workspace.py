@@ -56,6 +56,10 @@ class IndexReport(list[BranchSummary]):
         self.recipe_change = recipe_change
         #: set when the index's vectors were of another model identity and were re-embedded
         self.model_change = model_change
+        #: the embedding stage: what was missing, what this run embedded, and whether a
+        #: background worker goes on with the rest (see embedstage.py, background.py)
+        self.embedding: dict[str, Any] = {"missing_texts": 0, "missing_versions": 0, "embedded": 0,
+                                          "background": False, "worker_pid": None}
 
 
 class Workspace:
@@ -151,10 +155,11 @@ class Workspace:
     # writing ------------------------------------------------------------------------------
 
     @contextmanager
-    def _writing(self, wait: bool = False) -> Iterator[None]:
-        """The index's write lock: a second writer fails at once, or waits with `wait`."""
-        with WriteLock(self.index_dir, wait=wait):
-            yield
+    def _writing(self, wait: bool = False) -> Iterator[WriteLock]:
+        """The index's write lock: a second writer fails at once, or waits with `wait` (a
+        background embedding worker yields it, see lock.py)."""
+        with WriteLock(self.index_dir, wait=wait) as lock:
+            yield lock
 
     def _vector_store(self) -> VectorStore:
         """The backend's vector store, loaded (or rebuilt) as the database stands now."""
@@ -172,6 +177,7 @@ class Workspace:
         gc: bool = False,
         rebuild: bool = False,
         stale_only: bool = False,
+        background: bool = False,
     ) -> IndexReport:
         """Index branches (default: the checked-out one); then, if asked, forget branches that
         no longer exist and remove unused versions past their retention. `rebuild` first
@@ -179,13 +185,18 @@ class Workspace:
 
         Files with stale records (see stale.py) are parsed again as well. `stale_only` parses
         only those, at each branch's indexed commit, in the given branches (default: every
-        branch with stale records), without moving to the tip."""
+        branch with stale records), without moving to the tip.
+
+        Each branch is committed, and searchable by its lexical and name channels, as soon
+        as its files are stored; the dense vectors of its new texts follow in the embedding
+        stage. With `background` (the local backend) that stage runs in a detached worker
+        that takes the write lock over, and this returns at once (see background.py)."""
         if stale_only and not branches and not all_branches:
             names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)}
                            & set(self.repo.branches()))
         else:
             names = self._branches_to_index(branches, all_branches)
-        with self._writing(wait):
+        with self._writing(wait) as lock:
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
             change = migrate_recipe(self.store, self.repo, self.config, self.embedder, progress)
@@ -193,6 +204,7 @@ class Workspace:
             vectors = self._vector_store()
             if rebuild:
                 vectors.rebuild()
+            local = self.backend.kind == "faiss"  # a shared server is published once, complete
             indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
             order = _parents_first(names)
             report = IndexReport([], recipe_change=change, model_change=model_change)
@@ -209,13 +221,58 @@ class Workspace:
                 stale.record_reparsed(self.index_dir, self.repo.name, name, paths, summary.commit)
                 if not stale_only:
                     grammar_upgrade.record(self.store, name)
+                if local:
+                    vectors.save()  # the branch is searchable from here on
             stale.compact(self.index_dir)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
                 report.gc_removed = indexer.collect_garbage()
             vectors.save()
+            self._embedding_stage(lock, vectors, report, order, progress, background and local)
         return report
+
+    def _embedding_first(self, order: list[str]) -> list[str]:
+        """The branches whose versions are embedded first: the checked-out one, then the run's."""
+        current = None if self.repo.bare else self.repo.current_branch()
+        return ([current] if current else []) + [name for name in order if name != current]
+
+    def _embedding_stage(self, lock: WriteLock, vectors: VectorStore, report: IndexReport, order: list[str],
+                         progress: Progress | None, background: bool) -> None:
+        """Embed what the index is missing (every branch's, not only this run's: an interrupted
+        worker's leftovers too), here or in a background worker handed the lock."""
+        from branchwise import background as worker
+        from branchwise import embedstage, worker_record
+
+        first = self._embedding_first(order)
+        work = embedstage.plan(self.store, self.repo.name, self.embedder.name, first)
+        report.embedding.update(missing_texts=work.texts, missing_versions=work.versions)
+        if not work.groups:
+            worker_record.settle(self.index_dir)
+            return
+        if background:
+            report.embedding.update(background=True, worker_pid=worker.start(self, lock, first, work))
+            return
+        outcome = embedstage.embed_missing(self.store, self.embedder, vectors, work, progress,
+                                           save_each_batch=self.backend.kind == "faiss")
+        vectors.save()
+        worker_record.settle(self.index_dir)
+        report.embedding["embedded"] = outcome.total
+        for summary in report:
+            summary.embedded += outcome.embedded.get(summary.branch, 0)
+            summary.embed_seconds += outcome.model_seconds.get(summary.branch, 0.0)
+            summary.seconds += outcome.seconds.get(summary.branch, 0.0)
+
+    def dense_coverage(self, branch: str):
+        """How much of a branch's live set the dense channel covers (a `coverage.Coverage`), or
+        None where the backend cannot tell."""
+        return self.searcher.coverage(self.searcher.branch(branch))
+
+    def embedding_worker(self) -> dict | None:
+        """The background embedding worker's record (worker_record.py), or None."""
+        from branchwise import worker_record
+
+        return worker_record.read(self.index_dir)
 
     def _refresh_embeddings(self, progress: Progress | None) -> ModelChange | None:
         """Bring every stored version to the configured model identity (a no-op when unchanged)."""

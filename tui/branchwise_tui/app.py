@@ -194,7 +194,7 @@ class BranchwiseApp(App[None]):
         table.show(self.session.results, self.session.commit_dates())
         if self._results_may_take_focus():
             focus_now(table)  # a loading table cannot take the focus, so it takes it now
-        self.query_one(KeyBar).set_status(f"{len(message.results)} results")
+        self.query_one(KeyBar).set_status(self.session.results_status(len(message.results)))
         if not message.results:
             self.query_one(Preview).clear("No results on this branch: try other words or all history (a).")
         self.measure_bundle()

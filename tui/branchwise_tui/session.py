@@ -18,6 +18,7 @@ from branchwise.errors import BranchwiseError
 from branchwise.display import escape_controls
 from branchwise.bundle import shown_for
 from branchwise.citation import Shown
+from branchwise.coverage import Coverage
 from branchwise.labels import LabelRecord, effective_label
 from branchwise.models import Label, Result
 from branchwise.search import BranchInfo, SearchRequest
@@ -87,6 +88,8 @@ class ReviewSession:
         #: the indexed branches as last listed (read without the lock, e.g. while quitting)
         self.branch_infos: list[BranchInfo] = []
         self.model_ready = False
+        #: the dense coverage of the branch at the last search (None: the backend cannot tell)
+        self.coverage: Coverage | None = None
         self._lock = threading.Lock()
 
     @property
@@ -116,7 +119,16 @@ class ReviewSession:
         with self._lock:
             results = self.workspace.search(request, self.against)
             self.model_ready = True
+            self.coverage = self.workspace.dense_coverage(request.branch)
             return results, self._target(request, results)
+
+    def results_status(self, count: int) -> str:
+        """The status line after a search: the result count, and the dense coverage while the
+        model is still embedding the branch (embedstage.py)."""
+        coverage = self.coverage
+        if coverage is None or coverage.complete:
+            return f"{count} results"
+        return f"{count} results · dense coverage {coverage.percent}% (embedding)"
 
     def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> LabelChange:
         """Label (or clear) each of `results`, keeping the note each already has (`notes`)."""

@@ -20,6 +20,9 @@ def add_arguments(p) -> None:
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
     p.add_argument("--gc", action="store_true", help="remove unused versions past their retention")
     p.add_argument("--rebuild", action="store_true", help="rebuild the vectors (file or server) from the database")
+    p.add_argument("--background", action="store_true",
+                   help="return once the branches are searchable; a detached worker embeds the rest "
+                        "(`branchwise status` shows its progress)")
     p.add_argument("--stale-only", action="store_true",
                    help="only re-parse files whose records failed verification, at the indexed commit")
     backend(p)
@@ -34,7 +37,7 @@ def run(args) -> int:
     try:
         report = ws.index(args.branch, args.all_branches, progress=progress, wait=args.wait,
                           prune=args.prune, gc=args.gc, rebuild=args.rebuild,
-                          stale_only=args.stale_only)
+                          stale_only=args.stale_only, background=args.background)
     finally:
         if progress is not None:
             progress.close()
@@ -51,6 +54,7 @@ def run(args) -> int:
             data["embedding_recipe_change"] = report.recipe_change.to_json()
         if report.model_change is not None:
             data["embedding_model_change"] = report.model_change.to_json()
+        data["embedding"] = report.embedding
         print_json(data)
     elif not args.quiet:
         for s in report:
@@ -59,4 +63,8 @@ def run(args) -> int:
                   f"({s.base}; {s.seconds:.1f}s)")
         if report.gc_removed is not None:
             echo(f"gc: removed {report.gc_removed} unused versions")
+        if report.embedding["background"]:
+            echo(f"searchable now; embedding {report.embedding['missing_texts']:,} texts of "
+                 f"{report.embedding['missing_versions']:,} versions in the background "
+                 f"(worker {report.embedding['worker_pid']}; `branchwise status` shows its progress)")
     return EXIT_OK

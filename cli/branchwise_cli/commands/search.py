@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from branchwise.coverage import coverage_note
 from branchwise.errors import UsageError
 from branchwise.models import Result
 from branchwise.wording import plural
@@ -46,16 +47,20 @@ def run(args) -> int:
             results = ws.search(one, args.against)
         if not args.no_stats:
             ws.record_session("search", args.branch, results, target_commit=target)
+        coverage = ws.dense_coverage(args.branch)
         if args.json:
             print_json({"query": query, "branch": args.branch, "target_commit": target,
-                        "results": [r.to_json() for r in results]})
+                        "results": [r.to_json() for r in results],
+                        "dense_coverage": coverage.to_json() if coverage is not None else None})
         else:
-            _print_results(query, args.branch, results)
+            _print_results(query, args.branch, results, coverage_note(coverage))
     return EXIT_OK
 
 
-def _print_results(query: str, branch: str, results: list[Result]) -> None:
+def _print_results(query: str, branch: str, results: list[Result], note: str | None = None) -> None:
     echo(f"# {query}  ({branch}, {plural(len(results), 'result')})")
+    if note is not None:
+        echo(f"# {note}")
     for r in results:
         where = f"{r.path}#L{r.start_line}-L{r.end_line}"
         label = f" [{r.label.value}]" if r.label else ""

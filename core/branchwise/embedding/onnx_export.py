@@ -82,6 +82,9 @@ def ensure_export(model: str = DEFAULT_MODEL) -> Path:
         with open(target.parent / ".export.lock", "a+") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if not (target / MANIFEST).is_file():
+                # once per model, and it takes a minute or two: say so rather than sit silent
+                print(f"branchwise: exporting {model} to int8 ONNX, once (a minute or two; cached in "
+                      f"{target.parent})", file=sys.stderr, flush=True)
                 _export(source_dir(model), target)
     except OSError as error:
         raise BranchwiseError(f"cannot write the ONNX export under {target.parent}: {error} "

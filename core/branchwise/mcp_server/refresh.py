@@ -5,6 +5,8 @@ The serving Workspace stays read-only. A refresh runs in a thread on a Workspace
 write lock; when another writer holds the lock it gives up and is asked again on a later call.
 The answers meanwhile keep coming from the old index, with freshness saying that the tip
 moved; once the run commits, the service sees the new generation and reloads its searcher.
+The run returns once the branches are searchable and leaves the embedding of their new texts
+to a detached worker (background.py); answers say their dense coverage until it is done.
 """
 
 from __future__ import annotations
@@ -52,9 +54,9 @@ class Refresher:
         writer = Workspace(serving.repo.path, serving.index_dir, backend=serving.backend)
         writer.__dict__["embedder"] = serving.embedder  # the warm model, not a second copy
         try:
-            summaries = writer.index(branches)
+            summaries = writer.index(branches, background=True)
             outcome = {"state": "done", "branches": branches, "finished": _now(),
-                       "summaries": [s.to_json() for s in summaries]}
+                       "summaries": [s.to_json() for s in summaries], "embedding": summaries.embedding}
         except BranchwiseError as error:  # e.g. another writer holds the lock: try on a later call
             outcome = {"state": "skipped", "branches": branches, "finished": _now(), "why": str(error)}
         except Exception as error:  # noqa: BLE001 - a background failure must not end the server

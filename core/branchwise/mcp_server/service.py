@@ -103,6 +103,8 @@ class AgentService:
                 "freshness": freshness, "detail": detail, "max_tokens": max_tokens,
                 "results": [], "excluded": len(results) - len(kept), "omitted": [],
             }
+            coverage = ws.dense_coverage(branch)
+            answer["dense_coverage"] = coverage.to_json() if coverage is not None else None
             if max_tokens is None:
                 answer["results"] = [_entry(ws, r, context) for r in kept]
                 return with_token_count(answer)

@@ -3,11 +3,13 @@
 This package is the only code that speaks SQL. `schema.py` holds every table; `Store` is
 one connection with the reads and writes of each concern (`database.py`: meta,
 repositories, branches; `writes.py`: an index run; `reads.py`: the local backend's search;
-`outbox.py`: a shared backend's publishing; `rechunk.py`: a recipe's re-chunking), returning records (`records.py`) or plain
+`outbox.py`: a shared backend's publishing; `rechunk.py`: a recipe's re-chunking; `coverage.py`: what
+the embedding stage still has to embed), returning records (`records.py`) or plain
 values. Vector files beside the database are derived from it and can always be rebuilt.
 """
 
 from branchwise.store.batches import BATCH, in_batches
+from branchwise.store.coverage import CoverageReads
 from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_error, default_index_dir,
                                        make_index_dir, require_index, resolve_index_dir, utc_now)
 from branchwise.store.impact_reads import ImpactReads
@@ -18,7 +20,7 @@ from branchwise.store.records import BranchRecord, VersionRecord
 from branchwise.store.writes import IndexWrites
 
 
-class Store(IndexWrites, SearchReads, ImpactReads, Outbox, RechunkWrites):
+class Store(IndexWrites, SearchReads, ImpactReads, Outbox, RechunkWrites, CoverageReads):
     """A connection to one index database with every query the core runs on it."""
 
 

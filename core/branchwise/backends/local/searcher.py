@@ -13,6 +13,7 @@ import numpy as np
 
 from branchwise.backends.local.vectors import VectorIndex
 from branchwise.config import Config
+from branchwise.coverage import Coverage
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.lexical import COLUMN_WEIGHTS, fts_query, name_query
@@ -43,6 +44,7 @@ class Searcher(HybridSearch):
             raise UsageError(f"repository {repository!r} is not in the index at {store.index_dir}")
         self.repo_id: int = repo_id
         self._vectors: VectorIndex | None = None
+        self._coverage: dict[tuple[int, int], Coverage] = {}
 
     @property
     def vectors(self) -> VectorIndex:
@@ -55,6 +57,15 @@ class Searcher(HybridSearch):
 
     def branches(self) -> list[BranchInfo]:
         return [BranchInfo(r.id, r.name, r.commit_sha, r.indexed_at) for r in self.store.branches(self.repo_id)]
+
+    def coverage(self, branch: BranchInfo) -> Coverage:
+        """The branch's dense coverage, counted once per store generation."""
+        key = (branch.id, self.store.generation())
+        if key not in self._coverage:
+            self._coverage.clear()
+            embedded, total = self.store.live_coverage(branch.id, self.embedder.name)
+            self._coverage[key] = Coverage(embedded, total)
+        return self._coverage[key]
 
     # the search ---------------------------------------------------------------------------
 
