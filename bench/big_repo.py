@@ -110,14 +110,17 @@ def stdlib_source() -> Path:
     return system if (system / "os.py").exists() else Path(sysconfig.get_paths()["stdlib"])
 
 
-def build_stdlib_repo(dest: Path, source: Path | None = None) -> dict:
-    """The standard library's `.py` files (tests and installed packages left out) as one commit."""
+def build_stdlib_repo(dest: Path, source: Path | None = None, limit: int = 0) -> dict:
+    """The standard library's `.py` files (tests and installed packages left out) as one
+    commit; `limit`: only the first files in path order (the smoke run)."""
     source = source or stdlib_source()
     files, size = 0, 0
     for path in sorted(source.rglob("*.py")):
         parts = path.relative_to(source).parts
         if any(p in EXCLUDED_DIRS or p.startswith("config-") for p in parts[:-1]) or not path.is_file():
             continue
+        if limit and files >= limit:
+            break
         target = dest / path.relative_to(source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, target)
@@ -267,15 +270,17 @@ def measure(work: Path, name: str, repo: Path, code: Path, model: str, sample: i
 
 
 def run(work: Path, stdlib_model: str | None, synthetic: int, synthetic_model: str = HASHING,
-        code: Path = ROOT, sample: int = 0, only: str | None = None) -> dict:
+        code: Path = ROOT, sample: int = 0, only: str | None = None, stdlib_files: int = 0) -> dict:
     """The item: the stdlib with `stdlib_model` (and with the hashing embedder), the synthetic
-    repository with `synthetic_model`; `sample` texts for the model's own rate (0: all)."""
+    repository with `synthetic_model`; `sample` texts for the model's own rate (0: all);
+    `stdlib_files`: only that many of the stdlib's files (0: all; the smoke run takes a few)."""
+    work.mkdir(parents=True, exist_ok=True)
     out: dict = {"code": str(code), "commit": _commit(code)}
     if only in (None, "stdlib"):
         repo = work / "cpython-stdlib"
         if not repo.exists():
             repo.mkdir(parents=True)
-            out["stdlib_repo"] = build_stdlib_repo(repo)
+            out["stdlib_repo"] = build_stdlib_repo(repo, limit=stdlib_files)
         out["stdlib_hashing"] = measure(work, "stdlib", repo, code, HASHING, -1)
         if stdlib_model and stdlib_model != HASHING:
             out["stdlib_model"] = measure(work, "stdlib", repo, code, stdlib_model, sample)
@@ -338,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", choices=("stdlib", "synthetic"))
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout to measure (default: this one)")
     parser.add_argument("--model-sample", type=int, default=0, help="texts for the model's own rate (0: all)")
+    parser.add_argument("--stdlib-files", type=int, default=0, help="only the first N stdlib files (0: all)")
     parser.add_argument("--out", help="write bench/results/DATE-OUT.{md,json}")
     args = parser.parse_args(argv)
     from bench import report
@@ -346,7 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     model = None if args.model == "none" else (args.model or model_identity(DEFAULT_MODEL))
     with tempfile.TemporaryDirectory(prefix="branchwise-bigrepo-") as tmp:
         result = run(Path(tmp), model, args.synthetic, args.synthetic_model, args.code.resolve(),
-                     args.model_sample, args.only)
+                     args.model_sample, args.only, args.stdlib_files)
     doc = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "commit": result["commit"],
            "machine": report.machine(), "argv": sys.argv[1:] if argv is None else argv, "result": result}
     print(markdown(doc))

@@ -183,7 +183,7 @@ def _submit(pool: ProcessPoolExecutor | None, task: _Task,
         try:
             pending.append((task, pool.submit(_parse_task, task)))
             return pool
-        except (BrokenProcessPool, RuntimeError, OSError):
+        except Exception:  # a broken pool, or none may start here (a daemonic process): this process parses
             pool.shutdown(wait=False, cancel_futures=True)
     pending.append((task, None))
     return None
