@@ -28,18 +28,20 @@ SIZES = {
              "retrieval": None, "qdrant": (1_000_000, 20, 200), "branchdiff": (5, 5, None),
              "labels_import": 200_000,
              "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2,
-             "mcp": (None, 5, 5), "ivf_real": ("click", "cobra", "shop", "engine", "webapp")},
+             "mcp": (None, 5, 5), "ivf_real": ("click", "cobra", "shop", "engine", "webapp"),
+             "big_repo": (100_000, 0)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 3,
               "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384"),
               "labels_import": 5_000,
               "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1,
-              "mcp": (("shop",), 1, 2), "ivf_real": ("shop", "engine", "webapp")},
+              "mcp": (("shop",), 1, 2), "ivf_real": ("shop", "engine", "webapp"),
+              "big_repo": (1_000, 12)},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "branchdiff", "labels_import", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review", "mcp", "ivf_real")
+         "realrepo_indexing", "review", "mcp", "ivf_real", "big_repo")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
@@ -88,6 +90,12 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         from bench import ivf_real
 
         return ivf_real.run(work, sizes["ivf_real"])
+    if name == "big_repo":  # issue 34: the stdlib with the default model, a synthetic repo without it
+        from bench import big_repo
+        from branchwise.embedding import DEFAULT_MODEL, model_identity
+
+        synthetic, stdlib_files = sizes["big_repo"]
+        return big_repo.run(work / "big_repo", model_identity(DEFAULT_MODEL), synthetic, stdlib_files=stdlib_files)
     return retrieval.run(work, sizes["retrieval"])
 
 

@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review", "mcp", "ivf_real")
+         "realrepo_indexing", "review", "mcp", "ivf_real", "big_repo")
 
 
 def _numbers(value) -> list:
@@ -63,3 +63,8 @@ def test_quick_bench_reports_every_item(tmp_path):
     replay = items["realrepo_indexing"]["cobra"]["replay"]
     assert replay["commits"] == 3 and all(c["base"].startswith("incremental") for c in replay["commits_detail"])
     assert items["mcp"]["calls"] >= 5 and items["mcp"]["hits_at_10"] >= 1
+    big = items["big_repo"]  # issue 34: a search answered while or after `index` ran, with its figures
+    for run in (big["stdlib_hashing"], big["stdlib_model"], big["synthetic"]):
+        assert run["first_answer_s"] is not None and run["peak_rss_mb"] > 0 and run["embedded"] > 0
+    assert big["stdlib_model"]["model_rate_texts"] == big["stdlib_model"]["embedded"]
+    assert big["stdlib_model"]["pipeline_vs_model"] > 0 and big["model_resident"]["model_own_mb"] > 0

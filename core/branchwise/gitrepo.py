@@ -1,8 +1,9 @@
 """Read-only access to one git repository: refs, trees, blobs, diffs and the work tree.
 
 Everything branchwise knows about code comes from git objects (so a branch can be indexed
-without being checked out) or, for verification, from the work tree. Blob reads go through
-GitPython's persistent `cat-file --batch` process, which keeps thousands of reads cheap.
+without being checked out) or, for verification, from the work tree. Single blob reads go
+through GitPython's persistent `cat-file --batch` process; an index run streams a branch's
+files from one `cat-file --batch` of its own (`iter_blobs`), without a round trip per blob.
 
 Every path and branch name leaves this module in the text form of gitnames.py (listings are
 read with `-z`, never split at line breaks a name may hold) and enters git through `git_arg`.
@@ -12,7 +13,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import subprocess
 import tempfile
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cached_property
@@ -21,7 +25,7 @@ from pathlib import Path
 import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
-from branchwise.errors import UsageError
+from branchwise.errors import BranchwiseError, UsageError
 from branchwise.gitnames import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.gitsafety import safe_environment
 
@@ -237,6 +241,48 @@ class GitRepo:
             found[blob] = out[position:position + size]
             position += size + 1
         return found
+
+    def iter_blobs(self, blobs: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
+        """Each blob's bytes, in the order asked (None for a blob the repository does not have),
+        from one `git cat-file --batch` process for the whole list: a thread writes the ids
+        while the caller reads, so git streams ahead of the caller by a pipe's buffer and only
+        the blob being read is held in memory, however many there are."""
+        ids = list(blobs)
+        if not ids:
+            return
+        process = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.git_dir, stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, env={**os.environ, **self._repo.git.environment()})
+        assert process.stdin is not None and process.stdout is not None
+        requests, replies = process.stdin, process.stdout
+
+        def feed() -> None:
+            try:
+                for blob in ids:
+                    requests.write(f"{blob}\n".encode())
+                requests.close()
+            except (OSError, ValueError):  # git exited, or the caller stopped reading
+                pass
+
+        feeder = threading.Thread(target=feed, daemon=True)
+        feeder.start()
+        try:
+            for blob in ids:
+                header = replies.readline().split()
+                if len(header) < 3 or header[1] == b"missing":
+                    if not header:  # git died: no later answer will come either
+                        raise BranchwiseError(f"git cat-file stopped before blob {blob} of {self.name}")
+                    yield blob, None
+                    continue
+                size = int(header[2])
+                data = replies.read(size)
+                replies.read(1)  # the newline after each object
+                yield blob, data
+        finally:
+            replies.close()
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            feeder.join()
 
     def blob_at(self, commit: str, path: str) -> str | None:
         """The blob id of `path` at `commit`, or None when it is not a regular file there (or not

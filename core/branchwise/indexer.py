@@ -19,20 +19,21 @@ from datetime import datetime, timedelta, timezone
 
 import json
 
-from branchwise.chunking import chunk_file, path_embedding_text
-from branchwise.chunking.imports import used_imports
+from branchwise.chunking import path_embedding_text
 from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.gitnames import name_from_git
 from branchwise.gitrepo import FileChange, GitRepo
-from branchwise.lexical import fts_columns
-from branchwise.models import Chunk, sha256_hex
+from branchwise.models import Chunk
+from branchwise.parsing import ParsedFile, chunk_extras, embedding_key, parse_files  # noqa: F401 (recipe.py reads embedding_key here)
 from branchwise.store import BranchRecord, Store, utc_now
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total); "branch:NAME" starts a branch (position, count)
 #: texts handed to the embedder per call (progress is reported after each)
 EMBED_BATCH = 512
+#: files to parse from which a run prepares the store for a bulk load
+BULK_FILES = 200
 
 
 @dataclass
@@ -76,8 +77,13 @@ class _Run:
     pending: dict[str, str] = field(default_factory=dict)  # embedding key -> text
 
 
-def embedding_key(text: str) -> str:
-    return sha256_hex(text.encode("utf-8", "surrogatepass"))
+@dataclass
+class _KnownRows:
+    """A file's identities, versions and embeddings already stored (see `_known_in_file`)."""
+
+    identities: dict[tuple[str, str, str], int]
+    versions: dict[str, int]
+    embedded: set[str]
 
 
 def embed_and_store(store: Store, embedder: Embedder, pending: dict[str, str], progress: Progress,
@@ -259,53 +265,74 @@ class Indexer:
     def _apply_changes(self, run: _Run, changes: list[FileChange]) -> None:
         new_paths = [c.path for c in changes if c.new_blob]
         generated = self.repo.generated_paths(run.commit, new_paths) if new_paths else frozenset()
-        for done, change in enumerate(changes, 1):
-            self._apply_change(run, change, generated)
-            self.progress("parse", done, len(changes))
+        if len(new_paths) >= BULK_FILES:
+            self.store.prepare_bulk_writes()
+        parsed = parse_files(self.repo, [(c.path, c.new_blob) for c in changes if c.new_blob],
+                             self.rules, generated)
+        try:
+            for done, change in enumerate(changes, 1):
+                self._apply_change(run, change, next(parsed) if change.new_blob else None)
+                self.progress("parse", done, len(changes))
+        finally:
+            parsed.close()  # stops the workers and git if a change failed
 
-    def _apply_change(self, run: _Run, change: FileChange, generated: frozenset[str]) -> None:
+    def _apply_change(self, run: _Run, change: FileChange, parsed: ParsedFile | None) -> None:
         repo_id = run.repo_id
         old = self.store.live_in_file(run.branch_id, repo_id, change.path)
         self.store.forget_skip(run.branch_id, change.path)
         seen: set[int] = set()
         run.touched.update(old.values())
-        if change.new_blob is not None:
-            data = self.repo.read_blob(change.new_blob)
-            file_chunks = chunk_file(
-                self.repo.name, change.path, data, self.rules, generated_paths=generated
-            )
+        if parsed is not None:
+            file_chunks = parsed.chunks
             run.summary.files_parsed += 1
             run.summary.symbols_parsed += len(file_chunks.chunks)
             if file_chunks.skipped:
                 self._record_skip(run.branch_id, change.path, file_chunks.skipped, run.summary)
-            for chunk in file_chunks.chunks:
-                identity_id = self._identity_row(repo_id, chunk)
+            known = self._known_in_file(repo_id, parsed)
+            for position, chunk in enumerate(file_chunks.chunks):
+                identity_id = self._identity_in_file(repo_id, chunk, known)
                 if identity_id in seen:
                     continue
                 seen.add(identity_id)
-                version_row = self._version_row(run, identity_id, chunk, change.new_blob)
+                version_row = self._version_row(run, identity_id, chunk, parsed.blob, parsed, position, known)
                 run.touched.add(version_row)
-                self.store.set_live(run.branch_id, identity_id, version_row, change.new_blob,
+                self.store.set_live(run.branch_id, identity_id, version_row, parsed.blob,
                                     chunk.start_line, chunk.end_line)
         for identity_id, version_row in old.items():
             if identity_id not in seen:
                 self._tombstone(run, identity_id, version_row)
 
+    def _known_in_file(self, repo_id: int, parsed: ParsedFile) -> _KnownRows:
+        """What the store already has of one file's chunks, read in three queries rather than
+        a few per chunk."""
+        return _KnownRows(self.store.identities_in_file(repo_id, parsed.path),
+                          self.store.version_rows([chunk.version_id for chunk in parsed.chunks.chunks]),
+                          self.store.embedded_keys(self.embedder.name, sorted(parsed.embedding_keys())))
+
+    def _identity_in_file(self, repo_id: int, chunk: Chunk, known: _KnownRows) -> int:
+        ident = chunk.identity
+        key = (ident.language, ident.symbol_type, ident.qualified_name)
+        row = known.identities.get(key)
+        if row is None:
+            row = known.identities[key] = self.store.add_identity(repo_id, ident.path, *key)
+        return row
+
     def _identity_row(self, repo_id: int, chunk: Chunk) -> int:
         ident = chunk.identity
         return self.store.identity_row(repo_id, ident.path, ident.language, ident.symbol_type, ident.qualified_name)
 
-    def _version_row(self, run: _Run, identity_id: int, chunk: Chunk, blob: str) -> int:
-        known = self.store.version_row(chunk.version_id)
-        if known is not None:
+    def _version_row(self, run: _Run, identity_id: int, chunk: Chunk, blob: str,
+                     parsed: ParsedFile | None = None, position: int = 0, known: _KnownRows | None = None) -> int:
+        stored = known.versions.get(chunk.version_id) if known else self.store.version_row(chunk.version_id)
+        if stored is not None:
             run.summary.reused += 1
-            return known
-        embed_key = embedding_key(chunk.embedding_text)
-        path_text = path_embedding_text(chunk.identity.path)
-        path_key = embedding_key(path_text)
-        for key, text in ((embed_key, chunk.embedding_text), (path_key, path_text)):
-            if key not in run.pending and not self._has_embedding(key):
-                run.pending[key] = text
+            return stored
+        extras = parsed.extras_of(position) if parsed is not None else chunk_extras(chunk)
+        embed_key, path_key = extras.embed_key, extras.path_key
+        for key, text in ((embed_key, chunk.embedding_text), (path_key, None)):
+            embedded = key in known.embedded if known else self._has_embedding(key)
+            if key not in run.pending and not embedded:
+                run.pending[key] = text if text is not None else path_embedding_text(chunk.identity.path)
         version_row = self.store.add_version(
             {
                 "version_id": chunk.version_id, "identity_id": identity_id, "content_hash": chunk.content_hash,
@@ -315,10 +342,9 @@ class Indexer:
                 "path_class": chunk.path_class.value, "class_reason": chunk.class_reason,
                 "first_branch": run.summary.branch, "first_commit": run.commit, "blob": blob,
                 "start_line": chunk.start_line, "end_line": chunk.end_line, "created_at": utc_now(),
-                "imports": "\n".join(used_imports(chunk.imports, chunk.text, chunk.identity.language)),
+                "imports": extras.imports,
             },
-            fts_columns(chunk.identity.qualified_name, chunk.signature, chunk.docstring, chunk.text,
-                        chunk.identity.path),
+            extras.lexical,
         )
         run.new_rows.append(version_row)
         run.summary.versions_added += 1

@@ -10,6 +10,7 @@ question's British spellings are searched in the American spelling as well ("col
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
@@ -52,13 +53,17 @@ def split_identifier(name: str) -> list[str]:
 
 def words(text: str) -> str:
     """All identifiers of a text, whole and split into their parts, as one FTS document."""
-    out: list[str] = []
-    for ident in _IDENT.findall(text):
-        parts = split_identifier(ident)
-        out.extend(parts)
-        if len(parts) > 1:
-            out.append(ident.lower())
-    return " ".join(out)
+    return " ".join(filter(None, map(_identifier_words, _IDENT.findall(text))))
+
+
+@lru_cache(maxsize=1 << 16)
+def _identifier_words(ident: str) -> str:
+    """One identifier's words (its parts, then itself when it has several); an index run
+    meets the same few thousand identifiers hundreds of thousands of times."""
+    parts = split_identifier(ident)
+    if len(parts) > 1:
+        parts.append(ident.lower())
+    return " ".join(parts)
 
 
 def query_terms(question: str, spellings: bool = False) -> list[str]:

@@ -62,9 +62,11 @@ _SECRET_WORDS = (
 )
 
 
+_SECRET_WORD = re.compile("|".join(map(re.escape, _SECRET_WORDS)))
+
+
 def _might_hold_a_secret(text: str) -> bool:
-    lowered = text.lower()
-    return any(word in lowered for word in _SECRET_WORDS)
+    return _SECRET_WORD.search(text.lower()) is not None
 
 #: bits per character above which a quoted value looks random rather than like words
 ENTROPY_THRESHOLD = 3.5

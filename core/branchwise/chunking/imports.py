@@ -11,6 +11,7 @@ it never drops one that is.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from branchwise.chunking import import_names
 
@@ -68,4 +69,10 @@ def _go_names(text: str) -> set[str]:
 def used_imports(imports: tuple[str, ...] | list[str], text: str, language: str) -> tuple[str, ...]:
     """The import statements (in file order) that bind a name appearing in `text`."""
     words = set(_WORD.findall(text))
-    return tuple(statement for statement in imports if bound_names(statement, language) & words)
+    return tuple(statement for statement in imports if not _bound_names(statement, language).isdisjoint(words))
+
+
+@lru_cache(maxsize=4096)
+def _bound_names(statement: str, language: str) -> frozenset[str]:
+    """`bound_names`, once per statement: every symbol of a file asks about the same imports."""
+    return frozenset(bound_names(statement, language))

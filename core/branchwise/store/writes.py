@@ -9,7 +9,16 @@ from branchwise.store.batches import in_batches, marks
 from branchwise.store.database import Database
 
 
+#: SQLite's page cache for a bulk load (KiB, as `cache_size` takes a negative size): the default
+#: 2 MB spills the versions' and embeddings' key indexes to the WAL mid-transaction
+BULK_CACHE_KIB = 64 * 1024
+
+
 class IndexWrites(Database):
+    def prepare_bulk_writes(self) -> None:
+        """A larger page cache for this connection, for a run that writes many rows."""
+        self.conn.execute(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
+
     # branches -----------------------------------------------------------------------------
 
     def add_branch(self, repo_id: int, name: str, commit: str, commit_time: str, indexed_at: str) -> int:
@@ -112,6 +121,35 @@ class IndexWrites(Database):
             "INSERT INTO identities (repo_id, path, language, symbol_type, qualified_name) VALUES (?, ?, ?, ?, ?)",
             key,
         ).lastrowid or 0
+
+    def identities_in_file(self, repo_id: int, path: str) -> dict[tuple[str, str, str], int]:
+        """(language, symbol type, qualified name) -> identity row, for one file's identities."""
+        return {(language, symbol_type, name): row for row, language, symbol_type, name in self.conn.execute(
+            "SELECT id, language, symbol_type, qualified_name FROM identities WHERE repo_id = ? AND path = ?",
+            (repo_id, path))}
+
+    def add_identity(self, repo_id: int, path: str, language: str, symbol_type: str, qualified_name: str) -> int:
+        """A new identity's row (the caller knows it is not stored yet)."""
+        return self.conn.execute(
+            "INSERT INTO identities (repo_id, path, language, symbol_type, qualified_name) VALUES (?, ?, ?, ?, ?)",
+            (repo_id, path, language, symbol_type, qualified_name),
+        ).lastrowid or 0
+
+    def version_rows(self, version_ids: list[str]) -> dict[str, int]:
+        """version id -> row, for those of `version_ids` that are stored."""
+        found: dict[str, int] = {}
+        for batch in in_batches(version_ids):
+            found.update(self.conn.execute(
+                f"SELECT version_id, id FROM versions WHERE version_id IN ({marks(len(batch))})", batch))
+        return found
+
+    def embedded_keys(self, model: str, keys: list[str]) -> set[str]:
+        """Those of `keys` that `model` has embedded."""
+        found: set[str] = set()
+        for batch in in_batches(keys):
+            found.update(row[0] for row in self.conn.execute(
+                f"SELECT key FROM embeddings WHERE model = ? AND key IN ({marks(len(batch))})", (model, *batch)))
+        return found
 
     def version_row(self, version_id: str) -> int | None:
         row = self.conn.execute("SELECT id FROM versions WHERE version_id = ?", (version_id,)).fetchone()

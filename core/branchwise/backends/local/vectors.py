@@ -41,6 +41,8 @@ NPROBE = 16
 #: more than DELTA_MIN of them (below that, rewriting the base costs little anyway).
 DELTA_SHARE = 0.05
 DELTA_MIN = 10_000
+#: version rows whose vectors `add` reads from the embedding cache at a time
+ADD_SLICE = 10_000
 
 
 def _slug(model: str) -> str:
@@ -126,10 +128,17 @@ class VectorIndex:
         return version_vectors(self.store, self.model, self.dim, self.path_weight, version_rows)
 
     def add(self, version_rows: list[int]) -> None:
-        ids, vectors = self.vectors_for(version_rows)
-        if len(ids):
-            self.index.add_with_ids(vectors, ids)
-            self._record(True, ids, vectors)
+        """Add in slices, so that a branch's worth of new versions is never all read from the
+        embedding cache at once (only the index holds them all); reshaped once, at the end."""
+        added = False
+        for start in range(0, len(version_rows), ADD_SLICE):
+            ids, vectors = self.vectors_for(version_rows[start : start + ADD_SLICE])
+            if len(ids):
+                self.index.add_with_ids(vectors, ids)
+                self._record(True, ids, vectors, reshape=False)
+                added = True
+        if added:
+            self._reshape_if_needed()
 
     def remove(self, version_rows: list[int]) -> None:
         if version_rows:
@@ -137,10 +146,11 @@ class VectorIndex:
             self.index.remove_ids(ids)
             self._record(False, ids, None)
 
-    def _record(self, adds: bool, ids: np.ndarray, vectors: np.ndarray | None) -> None:
+    def _record(self, adds: bool, ids: np.ndarray, vectors: np.ndarray | None, reshape: bool = True) -> None:
         self._delta.append((adds, ids, vectors))
         self._delta_stale = True
-        self._reshape_if_needed()
+        if reshape:
+            self._reshape_if_needed()
 
     def _reshape_if_needed(self) -> None:
         """Re-train when the index has outgrown (or shrunk away from) its structure."""

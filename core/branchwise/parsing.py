@@ -1,0 +1,217 @@
+"""Cutting a branch's files into chunks, in worker processes where it pays.
+
+Chunking (tree-sitter, naming, secret redaction) and the per-chunk work of a new version (its
+lexical document, the imports it uses, its embedding key) are most of an index run's time
+outside the model, and every file is independent of the others. A run with many files to
+parse hands them to worker processes, one per core; the results come back in the order the
+files were given, and the indexer stores them in that order, so rows, identities and versions
+are the same whatever the number of processes (each file's result is a pure function of its
+path, bytes and the chunking rules). A small run (an incremental commit) stays in the process,
+where starting workers would cost more than it saves, and so does any run when workers cannot
+start or die (the files they held are parsed in the process).
+
+Blobs stream from one `git cat-file --batch` (GitRepo.iter_blobs) with a bounded number of
+files in flight, so memory does not grow with the repository. `BRANCHWISE_PARSE_PROCESSES=N`
+fixes the number of processes (1: in the process) whatever the run's size.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from functools import cached_property
+from multiprocessing import get_context
+
+from branchwise.chunking import ChunkingRules, chunk_file, path_embedding_text
+from branchwise.chunking.imports import used_imports
+from branchwise.errors import BranchwiseError
+from branchwise.gitrepo import GitRepo
+from branchwise.lexical import fts_columns
+from branchwise.models import Chunk, FileChunks, sha256_hex
+
+#: files to parse from which worker processes pay for their start (about half a second)
+PARALLEL_MIN_FILES = 200
+#: a task is this many files or this many bytes, whichever comes first (fewer round trips)
+TASK_FILES = 16
+TASK_BYTES = 256 * 1024
+#: tasks in flight per worker: enough to keep it busy, few enough to bound memory
+TASKS_IN_FLIGHT = 4
+
+
+def embedding_key(text: str) -> str:
+    return sha256_hex(text.encode("utf-8", "surrogatepass"))
+
+
+@dataclass(frozen=True)
+class ChunkExtras:
+    """What a new version of a chunk stores besides the chunk: its FTS5 columns, the file's
+    imports it uses (one per line) and the keys of its two embeddings."""
+
+    lexical: tuple[str, ...]
+    imports: str
+    embed_key: str
+    path_key: str
+
+
+def chunk_extras(chunk: Chunk, path_key: str | None = None) -> ChunkExtras:
+    ident = chunk.identity
+    return ChunkExtras(
+        fts_columns(ident.qualified_name, chunk.signature, chunk.docstring, chunk.text, ident.path),
+        "\n".join(used_imports(chunk.imports, chunk.text, ident.language)),
+        embedding_key(chunk.embedding_text),
+        path_key or embedding_key(path_embedding_text(ident.path)),
+    )
+
+
+@dataclass
+class ParsedFile:
+    """One file's chunks; `extras` (one per chunk) when a worker computed them ahead."""
+
+    path: str
+    blob: str
+    chunks: FileChunks
+    extras: list[ChunkExtras] | None = field(default=None)
+
+    def extras_of(self, position: int) -> ChunkExtras:
+        if self.extras is None:  # parsed in this process: computed when a new version needs them
+            self.extras = [chunk_extras(chunk, self.path_key) for chunk in self.chunks.chunks]
+        return self.extras[position]
+
+    def embedding_keys(self) -> set[str]:
+        """The keys of every chunk's two embeddings (cheap: no lexical document is made)."""
+        if self.extras is not None:
+            return {key for extras in self.extras for key in (extras.embed_key, extras.path_key)}
+        return {embedding_key(chunk.embedding_text) for chunk in self.chunks.chunks} | {self.path_key}
+
+    @cached_property
+    def path_key(self) -> str:
+        return embedding_key(path_embedding_text(self.path))
+
+
+def parse_file(repository: str, path: str, blob: str, data: bytes, rules: ChunkingRules,
+               generated: frozenset[str], with_extras: bool = False) -> ParsedFile:
+    chunks = chunk_file(repository, path, data, rules, generated_paths=generated)
+    if not with_extras:
+        return ParsedFile(path, blob, chunks)
+    path_key = embedding_key(path_embedding_text(path))
+    return ParsedFile(path, blob, chunks, [chunk_extras(chunk, path_key) for chunk in chunks.chunks])
+
+
+def process_count(files: int) -> int:
+    """Processes for parsing `files` files: the environment's setting, else one per core for
+    a run big enough to pay for them."""
+    configured = os.environ.get("BRANCHWISE_PARSE_PROCESSES", "")
+    if configured.isdigit() and int(configured) > 0:
+        return int(configured)
+    if files < PARALLEL_MIN_FILES:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, cores)
+
+
+def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRules,
+                generated: frozenset[str]) -> Iterator[ParsedFile]:
+    """Each of `files` ((path, blob) pairs) parsed, in their order."""
+    processes = process_count(len(files))
+    blobs = _file_bytes(repo, files)
+    if processes <= 1:
+        for path, blob, data in blobs:
+            yield parse_file(repo.name, path, blob, data, rules, generated)
+        return
+    yield from _parse_in_workers(repo.name, blobs, rules, generated, processes)
+
+
+def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Iterator[tuple[str, str, bytes]]:
+    stream = repo.iter_blobs(blob for _path, blob in files)
+    try:
+        for (path, blob), (_blob, data) in zip(files, stream):
+            if data is None:
+                raise BranchwiseError(f"blob {blob} of {path} is missing from {repo.name}")
+            yield path, blob, data
+    finally:
+        stream.close()
+
+
+_Task = list[tuple[str, str, bytes, bool]]  # (path, blob, bytes, generated)
+
+
+def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes]], rules: ChunkingRules,
+                      generated: frozenset[str], processes: int) -> Iterator[ParsedFile]:
+    pending: deque[tuple[_Task, Future | None]] = deque()
+    try:
+        pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
+            processes, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(repository, rules))
+    except (OSError, ImportError, NotImplementedError):  # no process support here: parse in this one
+        pool = None
+    try:
+        for task in _tasks(blobs, generated):
+            pool = _submit(pool, task, pending)
+            while len(pending) >= processes * TASKS_IN_FLIGHT:
+                yield from _collect(pending.popleft(), repository, rules, generated)
+        while pending:
+            yield from _collect(pending.popleft(), repository, rules, generated)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _tasks(blobs: Iterator[tuple[str, str, bytes]], generated: frozenset[str]) -> Iterator[_Task]:
+    task: _Task = []
+    size = 0
+    for path, blob, data in blobs:
+        task.append((path, blob, data, path in generated))
+        size += len(data)
+        if len(task) >= TASK_FILES or size >= TASK_BYTES:
+            yield task
+            task, size = [], 0
+    if task:
+        yield task
+
+
+def _submit(pool: ProcessPoolExecutor | None, task: _Task,
+            pending: deque[tuple[_Task, Future | None]]) -> ProcessPoolExecutor | None:
+    """Queue a task on the pool; without a pool (or a broken one) the task waits to be parsed
+    in this process. Returns the pool still in use."""
+    if pool is not None:
+        try:
+            pending.append((task, pool.submit(_parse_task, task)))
+            return pool
+        except Exception:  # a broken pool, or none may start here (a daemonic process): this process parses
+            pool.shutdown(wait=False, cancel_futures=True)
+    pending.append((task, None))
+    return None
+
+
+def _collect(entry: tuple[_Task, Future | None], repository: str, rules: ChunkingRules,
+             generated: frozenset[str]) -> list[ParsedFile]:
+    task, future = entry
+    if future is not None:
+        try:
+            return future.result()
+        except BrokenProcessPool:  # a worker died: its files are parsed here instead
+            pass
+    return [parse_file(repository, path, blob, data, rules, generated) for path, blob, data, _gen in task]
+
+
+# inside a worker process -----------------------------------------------------------------
+
+_worker: dict[str, object] = {}
+
+
+def _start_worker(repository: str, rules: ChunkingRules) -> None:
+    _worker["repository"], _worker["rules"] = repository, rules
+
+
+def _parse_task(task: _Task) -> list[ParsedFile]:
+    repository, rules = str(_worker["repository"]), _worker["rules"]
+    assert isinstance(rules, ChunkingRules)
+    return [parse_file(repository, path, blob, data, rules, frozenset({path}) if is_generated else frozenset(),
+                       with_extras=True)
+            for path, blob, data, is_generated in task]

@@ -1,0 +1,125 @@
+"""Parsing in worker processes changes nothing in the index: an index built with two parse
+processes equals one built in a single process, row for row (issue 34).
+
+The sample repositories are built in the test and every branch is indexed (a full parse, then
+inheritance and incremental diffs) once with `BRANCHWISE_PARSE_PROCESSES=1` and once with 2;
+every table that an index run writes is then compared, ids included: identities, versions
+(all columns but the time they were written), live sets, tombstones, skipped files, the
+embedding cache and the FTS5 documents. The streamed blob reader is checked against git
+on the same repositories, and a worker that dies leaves its files to the parent process.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from branchwise import parsing
+from branchwise.chunking import ChunkingRules
+from branchwise.gitrepo import GitRepo
+from branchwise.store import DB_FILE
+from branchwise.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+#: each table an index run writes, with the columns compared (all but wall-clock times)
+TABLES = {
+    "repositories": "id, name",
+    "branches": "id, repo_id, name, commit_sha, commit_time",
+    "identities": "id, repo_id, path, language, symbol_type, qualified_name",
+    "versions": "id, version_id, identity_id, content_hash, text, signature, docstring, parent, embedding_text, "
+                "embed_key, path_key, path_class, class_reason, first_branch, first_commit, blob, start_line, "
+                "end_line, imports",
+    "live": "branch_id, identity_id, version_row, blob, start_line, end_line",
+    "tombstones": "id, branch_id, identity_id, version_row, commit_sha, last_commit, blob, start_line, end_line",
+    "skipped_files": "branch_id, path, reason",
+    "embeddings": "model, key, vector",
+    "lexical": "rowid, symbol, name, signature, docstring, code, path",
+}
+
+
+@pytest.fixture(scope="module")
+def samples(tmp_path_factory) -> Path:
+    dest = tmp_path_factory.mktemp("samples")
+    subprocess.run([sys.executable, str(ROOT / "sample_repos" / "build.py"), str(dest)], check=True,
+                   capture_output=True)
+    return dest
+
+
+def _index_everything(repos: list[Path], index: Path, processes: int, monkeypatch) -> None:
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", str(processes))
+    for repo in repos:
+        ws = Workspace(repo, index)
+        try:
+            ws.index([], all_branches=True)
+        finally:
+            ws.close()
+
+
+def _tables(index: Path) -> dict[str, list[tuple]]:
+    conn = sqlite3.connect(index / DB_FILE)
+    try:
+        return {table: conn.execute(f"SELECT {columns} FROM {table} ORDER BY {columns}").fetchall()
+                for table, columns in TABLES.items()}
+    finally:
+        conn.close()
+
+
+def test_two_parse_processes_build_the_same_index_as_one(samples, tmp_path, monkeypatch):
+    repos = sorted(p for p in samples.iterdir() if (p / ".git").exists())
+    assert len(repos) >= 3
+    _index_everything(repos, tmp_path / "single", 1, monkeypatch)
+    _index_everything(repos, tmp_path / "parallel", 2, monkeypatch)
+    single, parallel = _tables(tmp_path / "single"), _tables(tmp_path / "parallel")
+    assert len(single["versions"]) > 100 and len(single["branches"]) > 3 and single["tombstones"]
+    for table in TABLES:
+        assert parallel[table] == single[table], table
+
+
+def test_workers_parse_as_the_process_does(samples, monkeypatch):
+    """Every file of a sample, parsed in two workers and in this process: equal chunks and
+    extras, in the order the files were given."""
+    repo = GitRepo(samples / "shop")
+    files = sorted((path, entry.blob) for path, entry in repo.list_tree(repo.resolve_branch("main")).files.items())
+    rules = ChunkingRules()
+    monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "1")
+    here = list(parsing.parse_files(repo, files, rules, frozenset()))
+    monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "2")
+    there = list(parsing.parse_files(repo, files, rules, frozenset()))
+    assert [p.path for p in there] == [path for path, _blob in files] == [p.path for p in here]
+    assert all(p.extras is not None for p in there)  # computed in the workers
+    for mine, theirs in zip(here, there):
+        assert theirs.chunks == mine.chunks
+        assert [theirs.extras_of(i) for i in range(len(theirs.chunks.chunks))] == \
+            [mine.extras_of(i) for i in range(len(mine.chunks.chunks))]
+
+
+def test_streamed_blobs_are_gits_blobs(samples):
+    repo = GitRepo(samples / "engine")
+    entries = sorted(repo.list_tree(repo.resolve_branch("main")).files.values(), key=lambda e: e.path)
+    wanted = [e.blob for e in entries] + ["0" * 40] + [entries[0].blob]  # a missing one, a repeat
+    streamed = list(repo.iter_blobs(wanted))
+    assert [blob for blob, _data in streamed] == wanted
+    assert streamed[-2] == ("0" * 40, None)
+    for blob, data in streamed[:-2] + streamed[-1:]:
+        assert data == repo.read_blob(blob)
+
+
+def test_a_dead_worker_leaves_its_files_to_the_parent(samples, monkeypatch):
+    repo = GitRepo(samples / "webapp")
+    files = sorted((path, entry.blob) for path, entry in repo.list_tree(repo.resolve_branch("main")).files.items())
+    rules = ChunkingRules()
+    monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "1")
+    expected = [p.chunks for p in parsing.parse_files(repo, files, rules, frozenset())]
+    monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "2")
+    monkeypatch.setattr(parsing, "_parse_task", _die)  # every worker exits on its first task
+    assert [p.chunks for p in parsing.parse_files(repo, files, rules, frozenset())] == expected
+
+
+def _die(task):
+    os._exit(3)
