@@ -83,6 +83,19 @@ def test_pairs_are_the_text_the_index_embeds_with_and_without_the_docstring(tmp_
     assert bare == plain["Cache.evict"]
 
 
+def test_a_rust_library_gives_pairs_from_its_code_and_none_from_its_tests_or_benchmarks(tmp_path):
+    code = ("impl<T> Stack<T> {\n    /// Appends an element to the top of the stack.\n"
+            "    pub fn push(&mut self, value: T) {\n        self.items.push(value)\n    }\n}\n")
+    for relative in ("core/src/stack.rs", "core/src/stack/tests.rs", "core/benches/stack.rs", "core/tests/stack.rs"):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(code)
+    source = _source(tmp_path, "rust", ".rs")
+    assert [p.relative_to(tmp_path).as_posix() for p in source.files()] == ["core/src/stack.rs"]
+    pairs, files = mine([source], 0.0, 1)
+    assert [(p.query, p.qualified_name) for p in pairs] == [("Appends an element to the top of the stack.", "Stack.push")]
+    assert "Appends" not in pairs[0].code and [f["path"] for f in files] == ["core/src/stack.rs"]
+
+
 def test_first_sentences_make_questions_or_nothing():
     assert first_sentence("Return the list of files.\n\nDetails.") == "Return the list of files."
     assert first_sentence("Return self.") == ""  # under four words

@@ -17,7 +17,12 @@ SKIPPED_PARTS = frozenset({
     "test", "tests", "idle_test", "site-packages", "dist-packages", "__pycache__", "demo", "demos",
     "Tools", "turtledemo", "lib2to3", "pydoc_data", "ensurepip", "idlelib", "tkinter", "testdata",
     "encodings", "vendor", "cmd",
+    # Rust's library: benchmarks, examples, and two vendored or generated trees (the `backtrace`
+    # crate, `stdarch`'s thousands of machine-generated SIMD intrinsics)
+    "benches", "examples", "backtrace", "stdarch",
 })
+#: a Rust module's unit tests and benchmarks kept in their own file beside it
+TEST_FILES = frozenset({"tests.rs", "benches.rs"})
 
 
 @dataclass(frozen=True)
@@ -38,7 +43,7 @@ class Source:
             relative = path.relative_to(self.root)
             if any(part in SKIPPED_PARTS or part.startswith("config-") for part in relative.parts[:-1]):
                 continue
-            if relative.name.startswith("test_") or relative.name.endswith("_test.go"):
+            if relative.name.startswith("test_") or relative.name.endswith("_test.go") or relative.name in TEST_FILES:
                 continue
             if path.is_file():
                 found.append(path)
@@ -66,7 +71,20 @@ def go_stdlib() -> Source | None:
     return None
 
 
-KNOWN = {"python": python_stdlib, "go": go_stdlib}
+def rust_library() -> Source | None:
+    """Rust's standard library (core, alloc, std, ...), when the Debian package `rust-src` is installed."""
+    import glob
+
+    for candidate in sorted(glob.glob("/usr/src/rustc-*/library"), reverse=True):
+        root = Path(candidate)
+        if (root / "core" / "src").is_dir():
+            version = root.parent.name.removeprefix("rustc-")
+            return Source("rust-library", "rust", root.resolve(), "MIT OR Apache-2.0 (The Rust Project Developers)",
+                          ".rs", version)
+    return None
+
+
+KNOWN = {"python": python_stdlib, "go": go_stdlib, "rust": rust_library}
 
 
 def sha256_file(path: Path) -> str:
