@@ -341,3 +341,30 @@ def test_coverage_scales_the_dense_weight_and_leaves_full_coverage_alone():
     assert with_dense_coverage(settings, 0.25).dense_weight == pytest.approx(settings.dense_weight * 0.25)
     assert with_dense_coverage(settings, 0.25).lexical_weight == settings.lexical_weight
     assert np.isclose(with_dense_coverage(settings, 0.0).dense_weight, 0.0)
+
+
+def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_path):
+    import asyncio
+
+    from branchwise_tui.app import create_app
+    from branchwise_tui.widgets.keybar import KeyBar
+
+    repo = build_repo(tmp_path / "repo")
+    index_dir = tmp_path / "index"
+    pid, _embedding = start_background(repo.path, index_dir)
+    stepped_kill(pid, index_dir, at_least=256, extra_steps=0)
+    percent = Workspace(repo.path, index_dir).dense_coverage("main").percent
+
+    async def status_after_search() -> str:
+        app = create_app(Workspace(repo.path, index_dir), branch="main", query="tests for zebracrossing")
+        async with app.run_test(size=(120, 30)) as pilot:
+            for _ in range(600):
+                await pilot.pause(0.02)
+                if app.session.results and all(worker.is_finished for worker in app.workers):
+                    break
+            await pilot.pause()
+            return app.query_one(KeyBar).status
+
+    assert asyncio.run(status_after_search()).endswith(f"results · dense coverage {percent}% (embedding)")
+    Workspace(repo.path, index_dir).index(["main"])
+    assert asyncio.run(status_after_search()).endswith(" results")
