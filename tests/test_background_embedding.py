@@ -368,3 +368,27 @@ def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_p
     assert asyncio.run(status_after_search()).endswith(f"results · dense coverage {percent}% (embedding)")
     Workspace(repo.path, index_dir).index(["main"])
     assert asyncio.run(status_after_search()).endswith(" results")
+
+
+def test_the_hooks_and_the_mcp_refresh_return_searchable_and_leave_the_embedding_to_a_worker(tmp_path):
+    from branchwise import hook_run, hooks
+    from branchwise.mcp_server.refresh import Refresher
+
+    repo = build_repo(tmp_path / "repo")
+    index_dir = tmp_path / "index"
+    assert hook_run.refresh("post-commit", repo.path, index_dir, "main", []) == 0
+    record = hooks.last_refresh(index_dir)
+    assert record["outcome"] == "ok" and "texts embedding in the background (worker" in record["message"]
+    assert wait_for_worker(index_dir)["state"] == "done"
+    assert Workspace(repo.path, index_dir).dense_coverage("main").complete
+
+    repo.write("src/late.py", "def late_addition(value):\n    return value\n")
+    repo.commit("late")
+    refresher = Refresher()
+    assert refresher.request(Workspace(repo.path, index_dir), ["main"])
+    refresher.wait(60)
+    state = refresher.state(repo.path.name)
+    assert state["state"] == "done" and state["embedding"]["background"], state
+    assert wait_for_worker(index_dir)["state"] == "done"
+    ws = Workspace(repo.path, index_dir)
+    assert ws.dense_coverage("main").complete and faiss_ids(ws) == embedded_rows(ws)
