@@ -66,6 +66,13 @@ def texts_missing(ws: Workspace) -> int:
     return embedstage.plan(ws.store, ws.repo.name, MODEL, ["main"]).texts
 
 
+def keys_missing(ws: Workspace) -> int:
+    """The embedding keys no embedding is cached for, counted straight from the tables."""
+    return ws.store.conn.execute(
+        "SELECT count(*) FROM (SELECT embed_key AS key FROM versions UNION SELECT path_key FROM versions) k "
+        "WHERE NOT EXISTS (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.key = k.key)", (MODEL,)).fetchone()[0]
+
+
 def embedded_rows(ws: Workspace) -> list[int]:
     return ws.store.embedded_versions(MODEL, ws.store.all_version_rows())
 
@@ -174,14 +181,15 @@ def test_killed_workers_leave_a_consistent_index_and_the_next_run_embeds_only_wh
                      extra_steps=rng.randrange(0, 4))
         ws = assert_consistent(index_dir, repo.path)
         assert (worker_record.read(index_dir) or {}).get("state") in ("interrupted", "done")
-        left = texts_missing(ws)
-        assert left <= embedding["missing_texts"]
+        left = keys_missing(ws)
+        assert left == texts_missing(ws) <= embedding["missing_texts"]
         partial_states += 0 < left < total
         ws.close()
     assert partial_states >= 2  # the kills did land in the middle of the embedding
 
     ws = Workspace(repo.path, index_dir)
-    missing = texts_missing(ws)
+    missing = keys_missing(ws)
+    assert missing == texts_missing(ws) > 0
     counting = CountingEmbedder()
     ws.__dict__["embedder"] = counting
     report = ws.index(["main"])
@@ -333,3 +341,54 @@ def test_coverage_scales_the_dense_weight_and_leaves_full_coverage_alone():
     assert with_dense_coverage(settings, 0.25).dense_weight == pytest.approx(settings.dense_weight * 0.25)
     assert with_dense_coverage(settings, 0.25).lexical_weight == settings.lexical_weight
     assert np.isclose(with_dense_coverage(settings, 0.0).dense_weight, 0.0)
+
+
+def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_path):
+    import asyncio
+
+    from branchwise_tui.app import create_app
+    from branchwise_tui.widgets.keybar import KeyBar
+
+    repo = build_repo(tmp_path / "repo")
+    index_dir = tmp_path / "index"
+    pid, _embedding = start_background(repo.path, index_dir)
+    stepped_kill(pid, index_dir, at_least=256, extra_steps=0)
+    percent = Workspace(repo.path, index_dir).dense_coverage("main").percent
+
+    async def status_after_search() -> str:
+        app = create_app(Workspace(repo.path, index_dir), branch="main", query="tests for zebracrossing")
+        async with app.run_test(size=(120, 30)) as pilot:
+            for _ in range(600):
+                await pilot.pause(0.02)
+                if app.session.results and all(worker.is_finished for worker in app.workers):
+                    break
+            await pilot.pause()
+            return app.query_one(KeyBar).status
+
+    assert asyncio.run(status_after_search()).endswith(f"results · dense coverage {percent}% (embedding)")
+    Workspace(repo.path, index_dir).index(["main"])
+    assert asyncio.run(status_after_search()).endswith(" results")
+
+
+def test_the_hooks_and_the_mcp_refresh_return_searchable_and_leave_the_embedding_to_a_worker(tmp_path):
+    from branchwise import hook_run, hooks
+    from branchwise.mcp_server.refresh import Refresher
+
+    repo = build_repo(tmp_path / "repo")
+    index_dir = tmp_path / "index"
+    assert hook_run.refresh("post-commit", repo.path, index_dir, "main", []) == 0
+    record = hooks.last_refresh(index_dir)
+    assert record["outcome"] == "ok" and "texts embedding in the background (worker" in record["message"]
+    assert wait_for_worker(index_dir)["state"] == "done"
+    assert Workspace(repo.path, index_dir).dense_coverage("main").complete
+
+    repo.write("src/late.py", "def late_addition(value):\n    return value\n")
+    repo.commit("late")
+    refresher = Refresher()
+    assert refresher.request(Workspace(repo.path, index_dir), ["main"])
+    refresher.wait(60)
+    state = refresher.state(repo.path.name)
+    assert state["state"] == "done" and state["embedding"]["background"], state
+    assert wait_for_worker(index_dir)["state"] == "done"
+    ws = Workspace(repo.path, index_dir)
+    assert ws.dense_coverage("main").complete and faiss_ids(ws) == embedded_rows(ws)

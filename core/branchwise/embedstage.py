@@ -82,9 +82,9 @@ def plan(store: Store, repository: str, model: str, first: list[str]) -> EmbedPl
     branches = store.branches(repo_id) if repo_id is not None else []
     ordered = sorted(branches, key=lambda b: (first.index(b.name) if b.name in first else len(first), b.name))
     users: dict[str, list[int]] = {}
-    for row in rows:
-        for key in (row[1], row[2]):
-            users.setdefault(key, []).append(row[0])
+    for version in rows:
+        for key in (version[1], version[2]):
+            users.setdefault(key, []).append(version[0])
     queued: set[str] = set()
     groups = []
     for label, members in [(b.name, set(store.live_rows(b.id))) for b in ordered] + [(HISTORY, None)]:

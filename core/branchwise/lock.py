@@ -53,6 +53,7 @@ class WriteLock:
 
     def take_again(self) -> bool:
         """Take the lock again without waiting; True if it was free."""
+        assert self._fd is not None, "the lock's descriptor was closed"
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

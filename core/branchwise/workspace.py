@@ -251,7 +251,8 @@ class Workspace:
             worker_record.settle(self.index_dir)
             return
         if background:
-            report.embedding.update(background=True, worker_pid=worker.start(self, lock, first, work))
+            target = worker.Target(self.repo.path, self.index_dir, self.repo.name, self.embedder.name)
+            report.embedding.update(background=True, worker_pid=worker.start(target, lock, first, work))
             return
         outcome = embedstage.embed_missing(self.store, self.embedder, vectors, work, progress,
                                            save_each_batch=self.backend.kind == "faiss")
