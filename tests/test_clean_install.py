@@ -49,9 +49,10 @@ def test_the_wheel_installs_without_torch_and_searches_with_the_default_model(cl
     for forbidden in ("torch", "sentence_transformers", "transformers"):
         probe = run(python, "-c", f"import {forbidden}")
         assert probe.returncode != 0, f"{forbidden} is importable in the clean environment"
-    # the installed package, alone: no checkout on the path, the default model, and no schema
-    # check (docs/schema/ belongs to the checkout, not to the wheel)
-    unset = ("PYTHONPATH", "BRANCHWISE_MODEL", "BRANCHWISE_CHECK_JSON_SCHEMA")
+    # the installed package, alone: no checkout on the path, the default model and runtime (a
+    # developer's BRANCHWISE_RUNTIME=torch would ask for what this install rightly lacks), and
+    # no schema check (docs/schema/ belongs to the checkout, not to the wheel)
+    unset = ("PYTHONPATH", "BRANCHWISE_MODEL", "BRANCHWISE_RUNTIME", "BRANCHWISE_CHECK_JSON_SCHEMA")
     env = {key: value for key, value in os.environ.items() if key not in unset}
     env.update(HF_HUB_OFFLINE="1", BRANCHWISE_CACHE_DIR=str(tmp_path / "cache"))
     branchwise = clean_env / "bin" / "branchwise"
