@@ -447,3 +447,42 @@ def test_symbol_names_carry_no_header_grammar_or_template_noise():
     names = [c.identity.qualified_name for c in result.chunks]
     assert names == ["fmt.formatter<std::basic_string<T>>"]
     assert all(not re.search(r"\s", name) for name in names)
+
+
+def _docs(path: str, source: str) -> dict[str, tuple[int, str]]:
+    return {c.identity.qualified_name: (c.start_line, c.docstring) for c in chunk_file("r", path, source.encode()).chunks}
+
+
+def test_a_top_level_kotlin_function_keeps_its_annotation_and_kdoc():
+    # tree-sitter reads `@JvmName("x")` alone above a top-level `fun` as an expression beside it
+    # (okio's Okio.kt: after an expression-bodied function)
+    source = ('package okio\n\nfun Sink.buffer(): BufferedSink = RealBufferedSink(this)\n\n'
+              '/** Returns a sink that writes nowhere. */\n@JvmName("blackhole")\n'
+              'fun blackholeSink(): Sink = BlackholeSink()\n')
+    assert _docs("okio/Okio.kt", source)["blackholeSink"] == (5, "Returns a sink that writes nowhere.")
+
+
+def test_a_ruby_method_defined_under_a_condition_keeps_its_comment():
+    source = ("module Helpers\n  unless method_defined? :options\n    # Processes an OPTIONS request.\n"
+              "    def options(uri)\n      uri\n    end\n  end\nend\n")
+    assert _docs("lib/test_helpers.rb", source)["Helpers.options"] == (3, "Processes an OPTIONS request.")
+
+
+def test_cpp_friend_functions_and_member_types_keep_their_comments():
+    source = ("class bigint {\n  // Returns compare(lhs1 + lhs2, rhs).\n"
+              "  friend auto add_compare(const bigint& a, const bigint& b) -> int { return 0; }\n"
+              " private:\n  // A functor.\n  struct writer {\n    int n;\n  };\n};\n")
+    docs = _docs("include/fmt/format.h", source)
+    assert docs["bigint.add_compare"] == (2, "Returns compare(lhs1 + lhs2, rhs).")
+    assert docs["bigint.writer"] == (5, "A functor.")
+
+
+def test_a_macro_body_on_a_continuation_line_is_not_masked():
+    # the body line looks like a macro alone on its line; masking it ended the #define early
+    # and the next declaration lost its comment
+    source = ("#define EXPECT_NOASSERT(statement, message) \\\n    EXPECT_SYSTEM_ERROR(SUPPRESS(statement), message)\n\n"
+              "// Attempts to read count characters from a file.\nstd::string read(int f, size_t count);\n")
+    docs = _docs("test/gtest-extra.h", source)
+    assert docs["EXPECT_NOASSERT"][0] == 1
+    assert docs["read"] == (4, "Attempts to read count characters from a file.")
+    assert mask_cpp_macros(source.encode()) == source.encode()

@@ -88,7 +88,8 @@ _C_TRANSPARENT = frozenset(
      "linkage_specification", "declaration_list"}
 )
 _CPP_TRANSPARENT = _C_TRANSPARENT | {"namespace_definition"}
-_CPP_WRAPPERS = frozenset({"type_definition", "template_declaration"})
+#: `friend auto f() {...}`, and a member type declared alone (`struct writer {...};` in a class)
+_CPP_WRAPPERS = frozenset({"type_definition", "template_declaration", "friend_declaration", "field_declaration"})
 _CPP_WRAPPER_PARTS = frozenset({"type_identifier", "template_parameter_list", "requires_clause"})
 
 GRAMMARS: dict[str, Grammar] = {
@@ -124,13 +125,13 @@ GRAMMARS: dict[str, Grammar] = {
     # issue 33
     "c": Grammar(
         "c", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
-        wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
+        wrapper_types=frozenset({"type_definition", "field_declaration"}), wrapper_parts=frozenset({"type_identifier"}),
         transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=_c_source,
         clean_definitions_in_errors=True,
     ),
     "c_header": Grammar(
         "c_header", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
-        wrapper_types=frozenset({"type_definition"}), wrapper_parts=frozenset({"type_identifier"}),
+        wrapper_types=frozenset({"type_definition", "field_declaration"}), wrapper_parts=frozenset({"type_identifier"}),
         transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=_c_source,
         clean_definitions_in_errors=True,
     ),
@@ -153,7 +154,7 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "ruby": Grammar(
         "ruby", tree_sitter_ruby.language, "ruby.scm", frozenset({"comment"}),
-        comment_hosts=frozenset({"body_statement"}), namer=naming.ruby,
+        comment_hosts=frozenset({"body_statement", "then"}), namer=naming.ruby,
     ),
     "php": Grammar(
         "php", tree_sitter_php.language_php, "php.scm", frozenset({"comment"}),
@@ -161,7 +162,10 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "kotlin": Grammar(
         "kotlin", tree_sitter_kotlin.language, "kotlin.scm", frozenset({"line_comment", "block_comment"}),
-        namer=naming.kotlin,
+        # `@JvmName("x")` on its own line above a top-level `fun` parses as an annotated
+        # expression beside the function, not as its modifier: it (and the KDoc above it) is
+        # the function's
+        attribute_types=frozenset({"annotated_expression"}), namer=naming.kotlin,
     ),
     "swift": Grammar(
         "swift", tree_sitter_swift.language, "swift.scm", frozenset({"comment", "multiline_comment"}),

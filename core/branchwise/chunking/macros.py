@@ -1,4 +1,4 @@
-"""Attribute-like macros of C and C++, blanked out before parsing so the grammar sees code.
+r"""Attribute-like macros of C and C++, blanked out before parsing so the grammar sees code.
 
 Projects wrap declarations in macros a parser cannot expand: `FMT_BEGIN_NAMESPACE` on a line
 of its own, `FMT_EXPORT template <...> class`, `FMT_API void f()`, `class FMT_API error`.
@@ -7,7 +7,8 @@ therefore runs over a copy in which such macro names are replaced by spaces of t
 length: byte offsets and lines are unchanged, and every chunk's text is still cut from the
 file's own bytes. A macro is an upper-case name with an underscore; it is blanked when it
 stands alone on a line (with its arguments: `FMT_PRAGMA_CLANG(...)`), or directly before a declaration keyword, another such macro or (C++) a constructor's name and `(`, or
-between `class`/`struct` and the class name, or between `if` and its condition. Preprocessor lines are left alone.
+between `class`/`struct` and the class name, or between `if` and its condition. Preprocessor lines
+(with their `\` continuation lines: a macro's body) are left alone.
 """
 
 from __future__ import annotations
@@ -49,8 +50,10 @@ def mask_macros(data: bytes, cpp: bool = False) -> bytes:
     if b"_" not in data:
         return data
     out = []
+    in_directive = False  # a `\` at the end of a directive's line continues it on the next
     for line in data.splitlines(keepends=True):
-        if line.lstrip().startswith(b"#"):
+        if in_directive or line.lstrip().startswith(b"#"):
+            in_directive = line.rstrip().endswith(b"\\")
             out.append(line)
             continue
         line = _ALONE.sub(_blank_last_group, line)
