@@ -11,7 +11,8 @@ the ordinary text they are in a pasted bundle.
 Speed: the pattern runs on the standard library's `re` over a "shape" of the text in which
 every non-ASCII character stands in for its class (o200k_classes, Unicode 16.0), so the pattern
 needs only small ASCII classes; ASCII text is its own shape. Pieces repeat (identifiers,
-indentation), so each piece's count is cached.
+indentation), so each piece's count is kept, and so is each short text's (an MCP answer counts
+its entries, then itself, and a repeated question counts the same texts again).
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ PATTERN = re.compile("|".join([
 
 _LONG_PIECE = 128  # bytes: longer pieces merge with a heap (a run of 100,000 spaces is one piece)
 _CACHE_LIMIT = 200_000  # pieces; the cache starts again when it is full
+_TEXTS_KEPT = 4_096  # whole texts' counts: an MCP answer counts the same entries again
+_TEXT_KEPT_CHARS = 65_536  # longer texts are not kept (a bundle is counted once)
 
 
 def load_ranks(path: Path | None = None) -> dict[bytes, int]:
@@ -95,13 +98,20 @@ class O200kCounter:
         self.ranks = load_ranks() if ranks is None else ranks
         self._stand_ins = _StandIns()
         self._cache = _PieceCounts(self._piece_tokens)
+        self._texts: dict[str, int] = {}
 
     def __call__(self, text: str) -> int:
-        if not text:
-            return 0
+        known = self._texts.get(text)
+        if known is not None:
+            return known
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
-        return sum(map(self._cache.__getitem__, self.pieces(text)))
+        tokens = sum(map(self._cache.__getitem__, self.pieces(text))) if text else 0
+        if len(text) <= _TEXT_KEPT_CHARS:
+            if len(self._texts) >= _TEXTS_KEPT:
+                self._texts.clear()
+            self._texts[text] = tokens
+        return tokens
 
     def pieces(self, text: str) -> list[str]:
         """The text split by the o200k_base pattern."""
