@@ -1,12 +1,12 @@
 """The size of a user's install against the development environment, measured in one run.
 
-`python -m bench.install_size [--out DIR]`
+`python -m bench.install_size [--out DIR] [--label NAME]`
 
 A user installs the wheel (`pipx install .`): the default dependencies only, no torch. The
 development `.venv` holds the torch CPU build, sentence-transformers and the test tools. This
 builds the wheel, installs it into a new virtual environment exactly as tests/test_clean_install.py
 does, and reports both sizes on disk (`du`), the ratio, the largest packages of each, and
-whether torch is importable in the clean one. Writes `<date>-install-size.{md,json}` to DIR.
+whether torch is importable in the clean one. Writes `<date>-install-size[-NAME].{md,json}` to DIR.
 """
 
 from __future__ import annotations
@@ -55,14 +55,15 @@ def run(work: Path) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "results")
+    parser.add_argument("--label", default="", help="added to the file names (a second run on one day)")
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as work:
         figures = run(Path(work))
     figures["commit"] = commit
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d") + "-install-size" + (f"-{args.label}" if args.label else "")
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{stamp}-install-size.json").write_text(json.dumps(figures, indent=2) + "\n")
+    (args.out / f"{stamp}.json").write_text(json.dumps(figures, indent=2) + "\n")
     mb = 1024 * 1024
     lines = [f"# Install size (commit {commit})", "",
              f"- clean `pip install` of the wheel: {figures['clean_install_bytes'] / mb:.0f} MB "
@@ -72,7 +73,7 @@ def main() -> int:
              "| largest in the clean install | MB | largest in .venv | MB |", "|---|---|---|---|"]
     for (a, sa), (b, sb) in zip(figures["largest_clean"], figures["largest_dev"]):
         lines.append(f"| {a} | {sa / mb:.1f} | {b} | {sb / mb:.1f} |")
-    (args.out / f"{stamp}-install-size.md").write_text("\n".join(lines) + "\n")
+    (args.out / f"{stamp}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
     return 0
 

@@ -11,6 +11,7 @@ bpe-openai.
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from branchwise.bundle import o200k, tokens
+from branchwise.bundle import o200k, o200k_classes, tokens
 from branchwise.bundle.o200k import O200kCounter, merged_parts, merged_parts_long
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,18 +95,42 @@ def test_hard_texts(counter):
     assert_same_counts(counter, HARD_TEXTS)
 
 
+def test_json_as_mcp_answers_carry_it(counter, sample_repos):
+    """Long texts are counted in parts cut before a '"' that follows an ASCII letter or digit
+    (o200k.SEAM): JSON of files and of the hard texts, and texts full of such cuts."""
+    files = [t for repo in sample_repos.values() for t in every_file_version(repo)]
+    texts = [json.dumps({"results": [{"rank": i, "code": t}]}, separators=(",", ":"), ensure_ascii=False)
+             for i, t in enumerate(files + HARD_TEXTS)]
+    texts.append(json.dumps([{"path": f"p{i}.py", "code": "\n".join(files[i:i + 3])} for i in range(30)]))
+    texts += ['abc"' * 1_000, '1"' * 1_000, 'x"\'s"' * 500, 'é"中"a"\u0301"' * 300, 'A" "\n"  "' * 500]
+    assert sum(len(o200k.SEAM.split(t)) > 1 for t in texts) > len(files)
+    assert_same_counts(counter, texts)
+    assert_same_counts(O200kCounter(counter.ranks), list(reversed(texts)))  # parts met in another order
+
+
+#: planes with no letter, mark, number or space in Unicode 16 (4-13 unassigned, 15-16 private
+#: use): every code point there has one class, so a sample of them is enough
+UNIFORM_PLANES = (0x40000, 0xE0000), (0xF0000, 0x110000)
+
+
 def test_every_code_point(counter):
-    """Each code point in contexts where its class (letter by case, mark, number, space, other)
-    decides the split: the pieces must be bpe-openai's (its pre-tokenizer, bound as
-    `_backend.pretokenize`; where a later version drops it, the counts are compared)."""
+    """Each code point (of the uniform planes, every 97th) in contexts where its class (letter
+    by case, mark, number, space, other) decides the split: the pieces must be bpe-openai's (its
+    pre-tokenizer, bound as `_backend.pretokenize`; where a later version drops it, the counts
+    are compared)."""
+    table = o200k_classes.class_table()
+    for first, end in UNIFORM_PLANES:
+        assert {o200k_classes.class_of(cp, table) for cp in range(first, end)} == {""}
+    code_points = [cp for cp in range(0x110000) if not 0xD800 <= cp < 0xE000
+                   and not any(first <= cp < end and cp % 97 for first, end in UNIFORM_PLANES)]
     split = getattr(getattr(REFERENCE, "_backend", None), "pretokenize", None)
-    for block in range(0, 0x110000, 4096):
+    for block in range(0, len(code_points), 4096):
         text = "".join(f"a{ch}b {ch}{ch}\n{ch} 1{ch}A{ch}'s{ch}  {ch}\r\nx'{ch} {ch}'{ch}{ch}"
-                       for ch in map(chr, range(block, block + 4096)) if not 0xD800 <= ord(ch) < 0xE000)
+                       for ch in map(chr, code_points[block:block + 4096]))
         if split is not None:
             ours, theirs = counter.pieces(text), split(text)
             first = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), None)
-            assert ours == theirs, f"block {block:#x}: first difference {ours[first:first + 3]} != {theirs[first:first + 3]}"
+            assert ours == theirs, f"from {code_points[block]:#x}: first difference {ours[first:first + 3]} != {theirs[first:first + 3]}"
         else:
             assert_same_counts(counter, [text])
 

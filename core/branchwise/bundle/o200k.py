@@ -11,7 +11,9 @@ the ordinary text they are in a pasted bundle.
 Speed: the pattern runs on the standard library's `re` over a "shape" of the text in which
 every non-ASCII character stands in for its class (o200k_classes, Unicode 16.0), so the pattern
 needs only small ASCII classes; ASCII text is its own shape. Pieces repeat (identifiers,
-indentation), so each piece's count is cached.
+indentation), so each piece's count is kept; so is each text's, and a long text is counted as
+parts cut where no piece can cross (`SEAM`): an MCP answer counts its entries, then itself
+around them, and a repeated question counts the same texts again.
 """
 
 from __future__ import annotations
@@ -55,6 +57,14 @@ PATTERN = re.compile("|".join([
 
 _LONG_PIECE = 128  # bytes: longer pieces merge with a heap (a run of 100,000 spaces is one piece)
 _CACHE_LIMIT = 200_000  # pieces; the cache starts again when it is full
+#: where a text can be cut without changing its pieces: no piece runs from an ASCII letter or
+#: digit into a following '"', and the pattern looks neither behind nor past its piece's end
+#: but for white space. JSON answers are cut at every string's end, so the entries an MCP
+#: answer counted on their own are found again inside the answer.
+SEAM = re.compile(r'(?<=[A-Za-z0-9])(?=")')
+_SEAMED_CHARS = 512  # shorter texts are counted whole
+_KEPT_CHARS = 32_000_000  # the counts of texts and seamed parts kept, by their total length
+_KEPT_LONGEST = 65_536  # longer texts are not kept (a bundle is counted once)
 
 
 def load_ranks(path: Path | None = None) -> dict[bytes, int]:
@@ -95,13 +105,37 @@ class O200kCounter:
         self.ranks = load_ranks() if ranks is None else ranks
         self._stand_ins = _StandIns()
         self._cache = _PieceCounts(self._piece_tokens)
+        self._texts: dict[str, int] = {}
+        self._kept_chars = 0
 
     def __call__(self, text: str) -> int:
-        if not text:
-            return 0
+        if len(text) <= _SEAMED_CHARS:
+            return self._part(text)
+        known = self._texts.get(text)
+        if known is not None:
+            return known
+        tokens = sum(map(self._part, SEAM.split(text)))
+        self._keep(text, tokens)
+        return tokens
+
+    def _part(self, text: str) -> int:
+        known = self._texts.get(text)
+        if known is not None:
+            return known
         if len(self._cache) > _CACHE_LIMIT:
             self._cache.clear()
-        return sum(map(self._cache.__getitem__, self.pieces(text)))
+        tokens = sum(map(self._cache.__getitem__, self.pieces(text))) if text else 0
+        self._keep(text, tokens)
+        return tokens
+
+    def _keep(self, text: str, tokens: int) -> None:
+        if len(text) > _KEPT_LONGEST:
+            return
+        if self._kept_chars > _KEPT_CHARS:
+            self._texts.clear()
+            self._kept_chars = 0
+        self._texts[text] = tokens
+        self._kept_chars += len(text) + 50  # and the entry itself
 
     def pieces(self, text: str) -> list[str]:
         """The text split by the o200k_base pattern."""

@@ -277,7 +277,7 @@ def class_of(code_point: int, table: tuple[list[int], list[str]]) -> str:
 
 
 def _generate() -> str:
-    import unicodedata2  # type: ignore[import-not-found]  # a development tool only
+    import unicodedata2  # a development tool only (ignore_missing_imports covers it for mypy)
 
     if unicodedata2.unidata_version != UNICODE_VERSION:
         raise SystemExit(f"unicodedata2 is Unicode {unicodedata2.unidata_version}, need {UNICODE_VERSION}")
