@@ -21,7 +21,7 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -119,7 +119,7 @@ def process_count(files: int) -> int:
 
 
 def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRules,
-                generated: frozenset[str]) -> Iterator[ParsedFile]:
+                generated: frozenset[str]) -> Generator[ParsedFile, None, None]:
     """Each of `files` ((path, blob) pairs) parsed, in their order."""
     processes = process_count(len(files))
     blobs = _file_bytes(repo, files)
@@ -133,7 +133,7 @@ def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRule
         blobs.close()  # ends git's cat-file when the caller stops early
 
 
-def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Iterator[tuple[str, str, bytes]]:
+def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Generator[tuple[str, str, bytes], None, None]:
     stream = repo.iter_blobs(blob for _path, blob in files)
     try:
         for (path, blob), (_blob, data) in zip(files, stream):
