@@ -164,10 +164,11 @@ def _tree_rss_kb(pid: int) -> int:
 
 def _poll_search(repo: Path, index: Path, env: dict, query: str, t0: float, stop: threading.Event,
                  seen: list[dict], tried: list[int]) -> None:
-    """Search the index from a second process until the index run ends; every answer is kept."""
+    """Search the index from a second process until the index run has ended; every answer is kept."""
     command = [sys.executable, "-m", "branchwise_cli", "search", query, "--repo", str(repo), "--branch", "main",
                "--index", str(index), "--json", "--no-stats", "--top-k", "5"]
-    while not stop.is_set():
+    while True:
+        final = stop.is_set()  # one poll after the index run ended, so a last answer is always seen
         tried[0] += 1
         started = time.perf_counter() - t0
         done = subprocess.run(["nice", "-n", "5", *command], env=env, capture_output=True, text=True)
@@ -181,6 +182,8 @@ def _poll_search(repo: Path, index: Path, env: dict, query: str, t0: float, stop
             coverage = {k: v for k, v in answer.items() if "coverage" in k} if isinstance(answer, dict) else {}
             seen.append({"started_s": round(started, 2), "ended_s": round(ended, 2),
                          "results": len(results) if isinstance(results, list) else 0, "coverage": coverage})
+        if final:
+            return
         stop.wait(1.0)
 
 
