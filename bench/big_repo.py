@@ -62,9 +62,8 @@ QUERIES = {"stdlib": "parse a url into its components", "synthetic": "refund the
 
 WRAPPER = r"""
 import json, resource, subprocess, sys
-done = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1] + ".out", "wb"), stderr=subprocess.PIPE)
+done = subprocess.run(sys.argv[2:], stdout=open(sys.argv[1] + ".out", "wb"))
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-sys.stderr.buffer.write(done.stderr)
 json.dump({"returncode": done.returncode, "maxrss_kb": usage.ru_maxrss,
            "cpu_s": usage.ru_utime + usage.ru_stime}, open(sys.argv[1], "w"))
 """
@@ -86,11 +85,12 @@ if 0 < sample < len(texts):
     texts = random.Random(0).sample(texts, sample)
 embedder = get_embedder(identity)
 embedder.embed(texts[:8])
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 for start in range(0, len(texts), 512):
     embedder.embed(texts[start:start + 512])
 seconds = time.perf_counter() - started
-print(json.dumps({"texts": len(texts), "seconds": seconds, "rate": len(texts) / seconds}))
+print(json.dumps({"texts": len(texts), "seconds": seconds, "rate": len(texts) / seconds,
+                  "cpu_seconds": time.process_time() - cpu}))
 """
 
 MODEL_MEMORY = r"""
@@ -163,11 +163,13 @@ def _tree_rss_kb(pid: int) -> int:
 
 
 def _poll_search(repo: Path, index: Path, env: dict, query: str, t0: float, stop: threading.Event,
-                 seen: list[dict]) -> None:
-    """Search the index from a second process until the index run ends; every answer is kept."""
+                 seen: list[dict], tried: list[int]) -> None:
+    """Search the index from a second process until the index run has ended; every answer is kept."""
     command = [sys.executable, "-m", "branchwise_cli", "search", query, "--repo", str(repo), "--branch", "main",
                "--index", str(index), "--json", "--no-stats", "--top-k", "5"]
-    while not stop.is_set():
+    while True:
+        final = stop.is_set()  # one poll after the index run ended, so a last answer is always seen
+        tried[0] += 1
         started = time.perf_counter() - t0
         done = subprocess.run(["nice", "-n", "5", *command], env=env, capture_output=True, text=True)
         ended = time.perf_counter() - t0
@@ -180,6 +182,8 @@ def _poll_search(repo: Path, index: Path, env: dict, query: str, t0: float, stop
             coverage = {k: v for k, v in answer.items() if "coverage" in k} if isinstance(answer, dict) else {}
             seen.append({"started_s": round(started, 2), "ended_s": round(ended, 2),
                          "results": len(results) if isinstance(results, list) else 0, "coverage": coverage})
+        if final:
+            return
         stop.wait(1.0)
 
 
@@ -189,10 +193,10 @@ def index_run(repo: Path, index: Path, code: Path, model: str, query: str, work:
     record = work / f"rusage-{index.name}.json"
     command = [sys.executable, "-c", WRAPPER, str(record), sys.executable, "-m", "branchwise_cli", "index",
                str(repo), "--index", str(index), "--json"]
-    stop, seen, samples = threading.Event(), [], [0]
+    stop, seen, samples, tried = threading.Event(), [], [0], [0]
     t0 = time.perf_counter()
     process = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
-    poller = threading.Thread(target=_poll_search, args=(repo, index, env, query, t0, stop, seen))
+    poller = threading.Thread(target=_poll_search, args=(repo, index, env, query, t0, stop, seen, tried))
     poller.start()
 
     def sample() -> None:
@@ -227,7 +231,7 @@ def index_run(repo: Path, index: Path, code: Path, model: str, query: str, work:
         "index_wall_s": round(wall, 2), "full_dense_s": round(wall, 2),
         "first_answer_s": answered[0]["ended_s"] if answered else None,
         "first_answer_poll_started_s": answered[0]["started_s"] if answered else None,
-        "polls": len(seen), "coverage_seen": [s["coverage"] for s in seen if s["coverage"]][:50],
+        "polls": tried[0], "polls_answered": len(seen), "coverage_seen": [s["coverage"] for s in seen if s["coverage"]][:50],
         "embed_s": round(embed_s, 2), "non_model_s": round(non_model, 2),
         "non_model_in_indexer_s": round(sum(b["seconds"] - b["embed_seconds"] for b in report["branches"]), 2),
         "cpu_s": round(usage["cpu_s"], 2), "embed_stage_s": round(embed_stage_s, 2),
@@ -236,6 +240,11 @@ def index_run(repo: Path, index: Path, code: Path, model: str, query: str, work:
         "peak_rss_mb": round(usage["maxrss_kb"] / 1024, 1), "peak_tree_rss_mb": round(samples[0] / 1024, 1),
         "progress_lines": [f"{t:7.1f}s {text}" for t, text in lines][:40],
     }
+
+
+def len_ratio(embedded: int, measured: int) -> float:
+    """Scale a sample's model time to every text the run embedded."""
+    return embedded / measured if measured else 0.0
 
 
 def model_rate(index: Path, code: Path, model: str, sample: int) -> dict:
@@ -259,12 +268,13 @@ def model_resident(code: Path) -> dict:
 def measure(work: Path, name: str, repo: Path, code: Path, model: str, sample: int) -> dict:
     index = work / f"index-{name}-{model.replace('+', '_')}"
     result = index_run(repo, index, code, model, QUERIES[name], work)
-    if model != HASHING or sample >= 0:
-        rate = model_rate(index, code, model, sample)
-        result["model_rate"] = round(rate["rate"], 1)
-        result["model_rate_texts"] = rate["texts"]
-        if result["pipeline_embed_rate"]:
-            result["pipeline_vs_model"] = round(result["pipeline_embed_rate"] / rate["rate"], 3)
+    rate = model_rate(index, code, model, sample)
+    result["model_rate"] = round(rate["rate"], 1)
+    result["model_rate_texts"] = rate["texts"]
+    result["model_cpu_s"] = round(rate["cpu_seconds"] * len_ratio(result["embedded"], rate["texts"]), 2)
+    result["non_model_cpu_s"] = round(result["cpu_s"] - result["model_cpu_s"], 2)
+    if result["pipeline_embed_rate"]:
+        result["pipeline_vs_model"] = round(result["pipeline_embed_rate"] / rate["rate"], 3)
     shutil.rmtree(index, ignore_errors=True)
     return result
 
@@ -281,7 +291,7 @@ def run(work: Path, stdlib_model: str | None, synthetic: int, synthetic_model: s
         if not repo.exists():
             repo.mkdir(parents=True)
             out["stdlib_repo"] = build_stdlib_repo(repo, limit=stdlib_files)
-        out["stdlib_hashing"] = measure(work, "stdlib", repo, code, HASHING, -1)
+        out["stdlib_hashing"] = measure(work, "stdlib", repo, code, HASHING, 0)
         if stdlib_model and stdlib_model != HASHING:
             out["stdlib_model"] = measure(work, "stdlib", repo, code, stdlib_model, sample)
     if only in (None, "synthetic") and synthetic:
@@ -290,7 +300,7 @@ def run(work: Path, stdlib_model: str | None, synthetic: int, synthetic_model: s
             generate(repo, synthetic)
         out["synthetic_repo"] = {"symbols_generated": synthetic}
         out["synthetic"] = measure(work, "synthetic", repo, code, synthetic_model,
-                                   -1 if synthetic_model == HASHING else sample)
+                                   0 if synthetic_model == HASHING else sample)
         out["model_resident"] = model_resident(code)
         projected = out["synthetic"]["peak_rss_mb"] + out["model_resident"]["model_own_mb"]
         out["synthetic"]["peak_rss_with_model_projected_mb"] = round(projected, 1)
@@ -309,7 +319,7 @@ def markdown(doc: dict) -> str:
     lines = [f"# Big repository: from `index` start to the first answer ({doc['date']})", "",
              f"Commit measured: `{doc['commit']}`. Machine: {doc['machine']}.", "",
              "| repository | embedder | symbols | first answer | full dense | non-model s (in indexer) "
-             "| CPU s | embed rate / model's own | peak RSS (tree) |", "|---|---|---|---|---|---|---|---|---|"]
+             "| CPU s (non-model CPU s) | embed rate / model's own | peak RSS (tree) |", "|---|---|---|---|---|---|---|---|---|"]
     for key, label in (("stdlib_hashing", "CPython stdlib"), ("stdlib_model", "CPython stdlib"),
                        ("synthetic", "synthetic")):
         r = doc["result"].get(key)
@@ -320,7 +330,7 @@ def markdown(doc: dict) -> str:
                 if "pipeline_vs_model" in r else "n/a")
         first = f"{r['first_answer_s']} s" if r["first_answer_s"] is not None else "none"
         lines.append(f"| {label} | {embedder} | {r['symbols']:,} | {first} | {r['full_dense_s']} s | "
-                     f"{r['non_model_s']} ({r['non_model_in_indexer_s']}) | {r['cpu_s']} | {rate} | "
+                     f"{r['non_model_s']} ({r['non_model_in_indexer_s']}) | {r['cpu_s']} ({r.get('non_model_cpu_s', 'n/a')}) | {rate} | "
                      f"{r['peak_rss_mb']} MB ({r['peak_tree_rss_mb']} MB) |")
     resident = doc["result"].get("model_resident")
     if resident:

@@ -123,3 +123,49 @@ def test_a_dead_worker_leaves_its_files_to_the_parent(samples, monkeypatch):
 
 def _die(task):
     os._exit(3)
+
+
+def _spawned_workers(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid \
+                    and b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
+    """SIGKILL gives the pool no time to stop its workers; they notice and exit by themselves."""
+    import signal
+    import time
+
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    for n in range(600):
+        (repo / "pkg" / f"m{n:03d}.py").write_text(
+            "".join(f"def handler_{n}_{k}(order, limit=10):\n    return [order] * limit\n\n\n" for k in range(12)))
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@x", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@x", "GIT_CONFIG_GLOBAL": os.devnull}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "many files"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True)
+    env.update(BRANCHWISE_MODEL="hashing-384", BRANCHWISE_PARSE_PROCESSES="2",
+               PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("core", "tui", "cli")))
+    index = subprocess.Popen([sys.executable, "-m", "branchwise_cli", "index", str(repo), "--index",
+                              str(tmp_path / "index"), "--quiet"], env=env)
+    workers: list[int] = []
+    deadline = time.monotonic() + 300
+    while len(workers) < 2 and index.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+        workers = _spawned_workers(index.pid)
+    assert len(workers) == 2, "the index run never had its two parse workers"
+    index.send_signal(signal.SIGKILL)
+    index.wait()
+    deadline = time.monotonic() + 60
+    while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [w for w in workers if Path(f"/proc/{w}/cmdline").exists()
+                and b"spawn_main" in Path(f"/proc/{w}/cmdline").read_bytes()]

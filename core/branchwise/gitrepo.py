@@ -16,7 +16,7 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cached_property
@@ -242,7 +242,7 @@ class GitRepo:
             position += size + 1
         return found
 
-    def iter_blobs(self, blobs: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
+    def iter_blobs(self, blobs: Iterable[str]) -> Generator[tuple[str, bytes | None], None, None]:
         """Each blob's bytes, in the order asked (None for a blob the repository does not have),
         from one `git cat-file --batch` process for the whole list: a thread writes the ids
         while the caller reads, so git streams ahead of the caller by a pipe's buffer and only

@@ -18,8 +18,10 @@ fixes the number of processes (1: in the process) whatever the run's size.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -117,18 +119,21 @@ def process_count(files: int) -> int:
 
 
 def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRules,
-                generated: frozenset[str]) -> Iterator[ParsedFile]:
+                generated: frozenset[str]) -> Generator[ParsedFile, None, None]:
     """Each of `files` ((path, blob) pairs) parsed, in their order."""
     processes = process_count(len(files))
     blobs = _file_bytes(repo, files)
-    if processes <= 1:
-        for path, blob, data in blobs:
-            yield parse_file(repo.name, path, blob, data, rules, generated)
-        return
-    yield from _parse_in_workers(repo.name, blobs, rules, generated, processes)
+    try:
+        if processes <= 1:
+            for path, blob, data in blobs:
+                yield parse_file(repo.name, path, blob, data, rules, generated)
+        else:
+            yield from _parse_in_workers(repo.name, blobs, rules, generated, processes)
+    finally:
+        blobs.close()  # ends git's cat-file when the caller stops early
 
 
-def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Iterator[tuple[str, str, bytes]]:
+def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Generator[tuple[str, str, bytes], None, None]:
     stream = repo.iter_blobs(blob for _path, blob in files)
     try:
         for (path, blob), (_blob, data) in zip(files, stream):
@@ -147,7 +152,8 @@ def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes]], 
     pending: deque[tuple[_Task, Future | None]] = deque()
     try:
         pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            processes, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(repository, rules))
+            processes, mp_context=get_context("spawn"), initializer=_start_worker,
+            initargs=(repository, rules, os.getpid()))
     except (OSError, ImportError, NotImplementedError):  # no process support here: parse in this one
         pool = None
     try:
@@ -205,8 +211,17 @@ def _collect(entry: tuple[_Task, Future | None], repository: str, rules: Chunkin
 _worker: dict[str, object] = {}
 
 
-def _start_worker(repository: str, rules: ChunkingRules) -> None:
+def _start_worker(repository: str, rules: ChunkingRules, parent: int) -> None:
     _worker["repository"], _worker["rules"] = repository, rules
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose index process was killed (SIGKILL leaves the pool no time to stop it)
+    exits within a second rather than waiting forever for work."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
 
 
 def _parse_task(task: _Task) -> list[ParsedFile]:
