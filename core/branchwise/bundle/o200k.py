@@ -63,7 +63,7 @@ _CACHE_LIMIT = 200_000  # pieces; the cache starts again when it is full
 #: answer counted on their own are found again inside the answer.
 SEAM = re.compile(r'(?<=[A-Za-z0-9])(?=")')
 _SEAMED_CHARS = 512  # shorter texts are counted whole
-_KEPT_CHARS = 32_000_000  # the counts of texts and seamed parts kept, by their total length
+_KEPT_CHARS = 8_000_000  # the counts of texts and seamed parts kept, by their total length
 _KEPT_LONGEST = 65_536  # longer texts are not kept (a bundle is counted once)
 
 
