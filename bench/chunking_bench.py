@@ -3,8 +3,8 @@
 `run()` builds a synthetic multi-language corpus in memory, so the number does not
 depend on disk or git; the bench suite calls it. `per_language()` gives symbols per second for
 each language: chunking that language's files over and over, the languages taken in turn
-(one pass over every language per round, so a load that comes and goes on a shared machine
-falls on all of them alike), each rate also as a ratio to Python's of the same run (a ratio
+(one pass over every language not yet timed long enough per round, so a load that comes and
+goes on a shared machine falls on all of them alike), each rate also as a ratio to Python's of the same run (a ratio
 survives a loaded machine better than a rate). "Symbols" are the definitions the grammar
 found (functions, methods, types...); module remainders, whole files, config blocks and prose
 sections are counted apart as `chunks`.
@@ -175,6 +175,8 @@ def per_language(seconds_each: float = 2.0, files_by_language: dict | None = Non
     totals = {language: {"symbols": 0, "chunks": 0, "seconds": 0.0, "rounds": 0} for language in corpus}
     while True:
         for language, files in corpus.items():
+            if totals[language]["rounds"] and totals[language]["seconds"] >= seconds_each:
+                continue  # done: a language with few files must not hold the others to many rounds
             started = time.perf_counter()
             symbols, chunks = _count(files)
             figures = totals[language]
