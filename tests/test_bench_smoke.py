@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import numbers
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,13 +31,11 @@ def _numbers(value) -> list:
 
 @pytest.mark.model
 def test_quick_bench_reports_every_item(tmp_path):
-    # the bench measures the product as configured by default and sets a runtime itself where it
-    # compares them (cold_start, retrieval_runtime): a developer's BRANCHWISE_RUNTIME must not
-    # turn every other item into a measurement of that runtime
-    env = {key: value for key, value in os.environ.items() if key != "BRANCHWISE_RUNTIME"}
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--quick", "--out", str(tmp_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=1800, env=env,
+        # a guard against a hang, not a speed check: with one thread (OMP_NUM_THREADS=1) on two
+        # busy shared cores the quick run took over 30 minutes
+        cwd=ROOT, capture_output=True, text=True, timeout=7200,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     doc = json.loads((tmp_path / "latest.json").read_text())
