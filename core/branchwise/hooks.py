@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from branchwise.errors import UsageError
+from branchwise.worker_record import alive
 
 HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
 MARKER = "# branchwise-hook 1"
@@ -125,7 +126,7 @@ def last_refresh(index_dir: Path) -> dict | None:
         record = json.loads((index_dir / STATUS_FILE).read_text())
     except (OSError, ValueError):
         return None
-    if record.get("outcome") == "running" and not _alive(record.get("pid")):
+    if record.get("outcome") == "running" and not alive(record.get("pid")):
         record["outcome"] = "interrupted"
     return record
 
@@ -138,18 +139,6 @@ def write_refresh(index_dir: Path, record: dict) -> None:
 
 def utc_now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _alive(pid) -> bool:
-    if not isinstance(pid, int):
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def wrapper(name: str, work_tree: Path, index_dir: Path, python: str, chained: Path | None) -> str:
