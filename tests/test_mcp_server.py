@@ -219,7 +219,14 @@ def test_freshness_and_background_refresh(indexed_shop, tmp_path):
         assert status["refresh"]["state"] == "done", status["refresh"]
         main = next(b for b in status["branches"] if b["branch"] == "main")
         assert main["tip_moved"] is False and main["reindex_recommended"] is False
-        found = client.ok("search_code", {"query": "what day comes after today"})
+        # the refresh made the branch searchable; its new version's vector comes from the
+        # background worker: a question in other words finds it once the worker is done
+        while time.monotonic() < deadline:
+            found = client.ok("search_code", {"query": "what day comes after today"})
+            if (found.get("dense_coverage") or {}).get("complete", True):
+                break
+            time.sleep(1)
+        assert (found.get("dense_coverage") or {}).get("complete", True), found.get("dense_coverage")
         assert found["freshness"]["tip_moved"] is False
         assert "tomorrow" in {r["qualified_name"] for r in found["results"]}
 
