@@ -343,6 +343,22 @@ def test_coverage_scales_the_dense_weight_and_leaves_full_coverage_alone():
     assert np.isclose(with_dense_coverage(settings, 0.0).dense_weight, 0.0)
 
 
+def test_a_version_without_a_vector_is_credited_in_the_dense_channel_at_its_best_other_rank():
+    """Its missing vector is no evidence against it: fused as if the dense channel ranked it
+    where words and names do; a version that has a vector and ranks low is left as it is."""
+    from branchwise.ranking import RankingSettings, fuse
+
+    settings = RankingSettings()
+    dense = [(key, 1.0 - key / 100) for key in range(1, 21)]
+    lexical = [("new", 9.0), (40, 8.0), ("other", 7.0)]
+    plain = {item.key: item for item in fuse({"dense": dense, "lexical": lexical}, settings)}
+    credited = {item.key: item for item in fuse({"dense": dense, "lexical": lexical}, settings, {"dense": {"new"}})}
+    assert credited["new"].score == pytest.approx(plain["new"].score + settings.dense_weight / (settings.rrf_k + 1))
+    assert credited["new"].ranks == {"lexical": 1}  # the ranks recorded stay the observed ones
+    assert credited[40].score == plain[40].score and credited["other"].score == plain["other"].score
+    assert fuse({"dense": dense, "lexical": lexical}, settings, {"dense": {"new"}})[0].key == "new"
+
+
 def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_path):
     import asyncio
 

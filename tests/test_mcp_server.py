@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -229,6 +230,40 @@ def test_freshness_and_background_refresh(indexed_shop, tmp_path):
         assert (found.get("dense_coverage") or {}).get("complete", True), found.get("dense_coverage")
         assert found["freshness"]["tip_moved"] is False
         assert "tomorrow" in {r["qualified_name"] for r in found["results"]}
+
+
+def test_a_refreshed_branch_answers_by_name_while_its_vectors_are_missing(indexed_shop, tmp_path):
+    """Between the refresh (branch searchable) and the worker's vectors, a question naming the
+    new function finds it through words and names, with the coverage figure saying why."""
+    from branchwise import worker_record
+
+    repo = Path(shutil.copytree(indexed_shop[0], tmp_path / "shop", symlinks=True))
+    (repo / "src/common/clock.py").write_text((repo / "src/common/clock.py").read_text() + "\n\ndef tomorrow():\n    return 1\n")
+    git(repo, "commit", "-qam", "move the tip")
+    index_dir = repo / ".git/branchwise"
+    with mcp_server("--repo", str(repo), "--refresh") as client:
+        client.ok("search_code", {"query": QUERY})
+        deadline = time.monotonic() + 120
+        stopped = None
+        while time.monotonic() < deadline and stopped is None:
+            record = worker_record.read(index_dir)
+            if record and record.get("state") == "running" and worker_record.alive(record["pid"]):
+                os.kill(record["pid"], signal.SIGSTOP)  # hold the worker before it embeds
+                stopped = record["pid"]
+            time.sleep(0.05)
+        assert stopped is not None, "the refresh started no embedding worker"
+        try:
+            while time.monotonic() < deadline:
+                status = client.ok("index_status")["repositories"][0]
+                if status["refresh"]["state"] != "running":
+                    break
+                time.sleep(0.2)
+            found = client.ok("search_code", {"query": "tomorrow"})
+            assert found["freshness"]["tip_moved"] is False
+            assert found["dense_coverage"]["complete"] is False
+            assert found["results"][0]["qualified_name"] == "tomorrow", [r["qualified_name"] for r in found["results"]]
+        finally:
+            os.kill(stopped, signal.SIGCONT)
 
 
 @pytest.mark.parametrize("case", ["not a repository", "not indexed", "empty index directory", "run inside"])

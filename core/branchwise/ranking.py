@@ -119,8 +119,14 @@ class Fused:
     ranks: dict[str, int]  # channel -> 1-based position in that channel's ranking
 
 
-def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings) -> list[Fused]:
-    """Weighted reciprocal-rank fusion of the channels' rankings (best first)."""
+def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings,
+         unranked: dict[str, set] | None = None) -> list[Fused]:
+    """Weighted reciprocal-rank fusion of the channels' rankings (best first).
+
+    `unranked` names, per channel, keys that channel could not rank at all (a version whose
+    vector the background worker has not made yet): such a key is credited in that channel at
+    its best position among the channels that did rank it, so a missing vector is not taken as
+    evidence against it. Its recorded `ranks` stay the ones observed."""
     fused: dict[Any, Fused] = {}
     for channel, ranking in rankings.items():
         weight = settings.channel_weight(channel)
@@ -128,6 +134,12 @@ def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings
             item = fused.setdefault(key, Fused(key, 0.0, {}))
             item.score += weight / (settings.rrf_k + position)
             item.ranks[channel] = position
+    for channel, keys in (unranked or {}).items():
+        weight = settings.channel_weight(channel)
+        for key in keys:
+            item = fused.get(key)
+            if item is not None and channel not in item.ranks and item.ranks:
+                item.score += weight / (settings.rrf_k + min(item.ranks.values()))
     return sorted(fused.values(), key=lambda item: item.score, reverse=True)
 
 

@@ -170,11 +170,16 @@ class HybridSearch:
         per-channel ranks, best first (ties keep the fusion's order). While the dense channel
         covers only part of the live set (`coverage`), its weight shrinks with it."""
         settings = self.ranking_settings
-        if coverage is not None and not coverage.complete:
+        unranked: dict[str, set] = {}
+        if coverage is not None and not coverage.complete and "dense" in rankings:
             settings = with_dense_coverage(settings, coverage.share)
+            dense = {key for key, _score in rankings["dense"]}
+            others = {key for channel, ranking in rankings.items() if channel != "dense"
+                      for key, _score in ranking if key not in dense}
+            unranked["dense"] = self._without_vector(others)
         wanted = wanted_roles(question)
         results = []
-        for item in fuse(rankings, settings):
+        for item in fuse(rankings, settings, unranked):
             result = self._result(item.key, item.score, branch)
             role = role_of(result.path, result.path_class.value, result.identity.language,
                            result.identity.qualified_name)
@@ -210,6 +215,10 @@ class HybridSearch:
     def coverage(self, branch: BranchInfo) -> Coverage | None:
         """How many of the branch's live versions the dense channel can rank (None: unknown)."""
         return None
+
+    def _without_vector(self, keys: set) -> set:
+        """Those of `keys` that the dense channel cannot rank yet (no vector made)."""
+        return set()
 
     def _version_ids(self, keys: list[Any]) -> dict[Any, str]:
         """The version id of each ranked key."""

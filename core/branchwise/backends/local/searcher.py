@@ -67,6 +67,9 @@ class Searcher(HybridSearch):
             self._coverage[key] = Coverage(embedded, total)
         return self._coverage[key]
 
+    def _without_vector(self, keys: set) -> set:
+        return keys - set(self.store.embedded_versions(self.embedder.name, sorted(keys))) if keys else set()
+
     # the search ---------------------------------------------------------------------------
 
     def _scope(self, branch: BranchInfo, request: SearchRequest) -> AllowedRows:
