@@ -7,6 +7,7 @@ and re-embedded, not about retrieval quality.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -126,6 +127,28 @@ def test_a_new_model_identity_re_embeds_once_and_says_so(repo, tmp_path, monkeyp
     ws = Workspace(repo.path, index)
     assert ws.embedder.name == "hashing-256"
     assert ws.search(SearchRequest("total price of items", "main", top_k=3, mode="dense"))
+
+
+def test_an_index_made_with_a_model_this_installation_lacks_asks_for_one_index_run(repo, tmp_path):
+    """A release that stops shipping the previous default model: searches say in one line what
+    to do (no traceback, no download attempt), and one `index` re-embeds with the configured model."""
+    index = tmp_path / "index"
+    ws = Workspace(repo.path, index)
+    ws.index(["main"])
+    with ws.store.transaction():
+        ws.store.set_meta("embedding_model", "branchwise-code-v0+onnx-int8")  # shipped by no release here
+    ws.close()
+    search = [sys.executable, "-m", "branchwise_cli", "search", "total price", "--repo", str(repo.path),
+              "--branch", "main", "--index", str(index)]
+    refused = subprocess.run(search, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "embedded with branchwise-code-v0" in refused.stderr and "branchwise index" in refused.stderr
+    reindex = subprocess.run([sys.executable, "-m", "branchwise_cli", "index", str(repo.path), "--branch", "main",
+                              "--index", str(index)], capture_output=True, text=True)
+    assert reindex.returncode == 0, reindex.stderr
+    assert "embedding model changed (branchwise-code-v0+onnx-int8 -> hashing-384)" in reindex.stderr
+    answered = subprocess.run(search, capture_output=True, text=True)
+    assert answered.returncode == 0 and "total_price" in answered.stdout, answered.stderr
 
 
 def test_an_index_keyed_before_outlines_is_re_keyed_once(repo, tmp_path, monkeypatch):

