@@ -43,7 +43,9 @@ def cobra(tmp_path_factory):
             subprocess.run(["git", "-C", str(path), "branch", "-f", name, f"origin/{name}"], check=True,
                            capture_output=True)
         ws = Workspace(path, tmp_path_factory.mktemp("cobra-index"))
-        ws.__dict__["embedder"] = CachedEmbedder(get_embedder(), CACHE / "embeddings.sqlite")
+        # the configured identity (BRANCHWISE_RUNTIME included), so a torch run embeds with torch
+        ws.__dict__["embedder"] = CachedEmbedder(get_embedder(ws.config.model_identity),
+                                                 CACHE / "embeddings.sqlite")
         ws.index([], all_branches=True)
         yield ws
         ws.close()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from delivered_oracle import agrees, is_outline_of
 from gittools import GitBuilder
 
 from branchwise.chunking import chunk_file
@@ -26,7 +27,6 @@ from branchwise.workspace import Workspace
 from branchwise_cli.main import main
 
 PATH = "src/ledger.py"
-GOOD = ("current", "unchanged-older")
 METHODS = "\n".join(f'''
     def report_{n}(self, entries):
         """Report number {n} of the ledger."""
@@ -85,27 +85,6 @@ def target_class(builder, name: str) -> str:
     data = repo.read_blob(repo.blob_at(repo.resolve_branch("main"), PATH))
     [chunk] = [c for c in chunk_file("ledger", PATH, data).chunks if c.identity.qualified_name == name]
     return chunk.text
-
-
-def is_outline_of(outline: str, text: str) -> bool:
-    """Every line of the outline but its elisions is a line of the text, in order."""
-    lines = text.split("\n")
-    position = 0
-    for line in outline.split("\n"):
-        if line.strip() in ("...", "# ..."):
-            continue
-        try:
-            position = lines.index(line.rstrip(" { ... }") if line.endswith(" { ... }") else line, position) + 1
-        except ValueError:
-            return False
-    return True
-
-
-def agrees(text: str, kind: str, verdict: str, target: str) -> bool:
-    """Does the verdict describe this delivered text, as the oracle reads the target?"""
-    if kind == "outline":
-        return verdict not in GOOD or is_outline_of(text, target)
-    return (verdict in GOOD) == (text.rstrip("\n") == target.rstrip("\n"))
 
 
 def test_search_json_delivers_text_its_verdict_describes(ledger, capsys):

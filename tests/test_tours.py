@@ -247,7 +247,13 @@ def test_a_hand_written_tour_is_anchored_at_its_own_commit(tmp_path, monkeypatch
         '[[steps]]', 'path = "app/util.py"', 'qualified_name = "edited"', 'note = "three"',
         '[[steps]]', 'path = "app/core.py"', 'qualified_name = "doomed"', 'note = "four"',
     ]) + "\n")
-    written = git.commit("code and its tour")
+    git.write(".branchwise/tours/kept.toml", "\n".join([  # the same steps but the one to be deleted
+        'title = "Kept"',
+        '[[steps]]', 'path = "app/core.py"', 'qualified_name = "shifted"',
+        '[[steps]]', 'path = "app/util.py"', 'qualified_name = "travels"',
+        '[[steps]]', 'path = "app/util.py"', 'qualified_name = "edited"',
+    ]) + "\n")
+    written = git.commit("code and its tours")
     git.write("app/core.py", "import os\n\nLIMIT = 3\n\n\ndef shifted(x):\n    return x + 1\n")  # doomed deleted
     git.write("app/text.py", "def travels(text):\n    return text.strip().lower()\n")  # moved as is
     git.write("app/numbers.py", "def edited(n):\n    return n - 2\n")  # moved and edited
@@ -264,6 +270,11 @@ def test_a_hand_written_tour_is_anchored_at_its_own_commit(tmp_path, monkeypatch
     assert (edited["verdict"], edited["status"], edited["path"]) == ("current", "moved", "app/numbers.py")
     assert edited["text"].rstrip() == "def edited(n):\n    return n - 2"
     assert (doomed["verdict"], doomed["status"], doomed["path"]) == ("deleted", "deleted", None)
+    # shifted, moved and moved-and-edited steps are no decay: without the deleted one, exit 0
+    assert _tour(["check", "kept"], git.path, tmp_path, "--json") == 0
+    kept = json.loads(capsys.readouterr().out)["steps"]
+    assert [(s["status"], s["path"]) for s in kept] == [
+        ("lines-shifted", "app/core.py"), ("moved", "app/text.py"), ("moved", "app/numbers.py")]
     capsys.readouterr()
     tour = git.path / ".branchwise/tours/walk.toml"
     assert _tour(["fix", str(tour)], git.path, tmp_path) == 1  # records hashes; the deleted step is left

@@ -42,6 +42,10 @@ async def test_status_screen_shows_branches_skipped_files_and_stale_records(shop
         assert branches["main"][1] == "at tip" and branches["main"][2] != "0"
         stale = _rows(screen, "status-stale")
         assert ["main", SERVICE, "OrderService.cancel_order", "changed"] in [row[:4] for row in stale]
+        assert not screen.query("#status-stale-none")
+        # nothing was left out: one dim line says so, not a header row over nothing
+        assert str(screen.query_one("#status-skipped-none").content) == "none"
+        assert not screen.query("#status-skipped")
         # an uncommitted edit is no reason to re-index (the index holds committed code): it is
         # the work tree's, and the screen says what to do, as `branchwise status` does
         assert "main: " not in str(screen.query_one("#status-advice").content)

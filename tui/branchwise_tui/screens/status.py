@@ -19,7 +19,7 @@ from textual.widgets import Footer, Header, Static
 from branchwise.display import escape_controls, escape_text
 from branchwise.status import hooks_line, tip_line
 from branchwise_tui.screens.stats import _table
-from branchwise_tui.widgets.lists import KeyScroll
+from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 
 
 class StatusLoaded(Message):
@@ -58,15 +58,21 @@ class StatusScreen(Screen[None]):
                 for b in branches
             ])
             yield Static("Left out of the index", classes="status-heading")
-            yield _table("status-skipped", ("Branch", "Path", "Reason"), [
+            yield _table_or_none("status-skipped", ("Branch", "Path", "Reason"), [
                 (b["branch"], s["path"], s["reason"]) for b in branches for s in b["skipped_files"]
             ])
             yield Static("Stale records (the next index run re-parses their files)", classes="status-heading")
-            yield _table("status-stale", ("Branch", "Path", "Symbol", "Verdict", "When"), [
+            yield _table_or_none("status-stale", ("Branch", "Path", "Symbol", "Verdict", "When"), [
                 (f["branch"], f["path"], f.get("qualified_name") or "", f["verdict"], str(f["time"])[:16].replace("T", " "))
                 for f in status["stale_records"]
             ])
         yield Footer()
+
+
+def _table_or_none(table_id: str, columns: tuple[str, ...], rows: list[tuple]) -> KeyTable | Static:
+    """The table, or one dim "none" under its heading: a header row over nothing reads as a
+    table that failed to load."""
+    return _table(table_id, columns, rows) if rows else Static("none", id=f"{table_id}-none", classes="status-none")
 
 
 def _work_tree(branches: list[dict]) -> str:
