@@ -1,9 +1,10 @@
 """The command line of the training pipeline; each step reads and writes files in one work directory.
 
-    python -m train all                  # mine, check, fit, ship: rebuilds the shipped model
+    python -m train all                  # mine, check, fit, mix, ship: rebuilds the shipped model
     python -m train mine [--source python]... [--seed N] [--docstring-share F]
     python -m train check [MANIFEST]     # exit 1 when a source file is benchmark or sample code
     python -m train fit [--epochs N] [--checkpoint STEP]...
+    python -m train mix [--model DIR] [--alpha A]   # average with the base model's weights
     python -m train ship [--model DIR] [--name NAME]
 """
 
@@ -19,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 27
 DOCSTRING_SHARE = 0.2
 EPOCHS = 1
+#: the fine-tuned model's share in the weight average with its base (mix.py; 1.0: no mixing)
+ALPHA = 1.0
 BASE_MODEL = "all-MiniLM-L6-v2"
 #: the shipped model's data: Python's and Go's standard libraries, 2,300 pairs of each (Go
 #: alone gives 7,468 and would outweigh Python); measured against Python alone in
@@ -108,12 +111,22 @@ def command_fit(args) -> int:
     return 0
 
 
+def command_mix(args) -> int:
+    from branchwise.embedding.location import model_location
+    from train.mix import mix
+
+    trained = args.model or args.work / "model"
+    out = mix(Path(trained), Path(model_location(BASE_MODEL)), args.alpha, args.work / "model-mixed")
+    print(f"mixed {args.alpha} x {trained} + {1 - args.alpha:g} x {BASE_MODEL} -> {out}")
+    return 0
+
+
 def command_ship(args) -> int:
     from branchwise.embedding.location import SHIPPED_MODELS_DIR
     from train import fit
     from train.ship import ship
 
-    model = args.model or args.work / "model"
+    model = args.model or args.work / ("model-mixed" if args.alpha < 1.0 else "model")
     manifest = json.loads((args.work / "data-manifest.json").read_text())
     log_file = args.work / "fit-log.json"
     training = {
@@ -122,6 +135,7 @@ def command_ship(args) -> int:
         "data": {k: manifest[k] for k in ("seed", "docstring_share", "pairs", "pairs_sha256")},
         "sources": manifest["sources"],
         "fit": json.loads(log_file.read_text()) if log_file.is_file() and not args.model else None,
+        "mixed_with_base": {"alpha": args.alpha, "base": BASE_MODEL} if args.alpha < 1.0 else None,
         "command": "python -m train all",
     }
     done = ship(Path(model), SHIPPED_MODELS_DIR / args.name, training)
@@ -154,10 +168,15 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--epochs", type=int, default=EPOCHS)
         command.add_argument("--checkpoint", type=int, action="append", help="also save the model after this step")
     fit.add_argument("--seed", type=int, default=SEED)
+    mix_ = sub.add_parser("mix", help="average the trained model's weights with its base model's")
     ship_ = sub.add_parser("ship", help="write the trained model into the package")
+    for command in (every, mix_, ship_):
+        command.add_argument("--alpha", type=float, default=ALPHA,
+                             help="the trained model's share of the weight average (default %(default)s; 1: no mixing)")
     for command in (every, ship_):
         command.add_argument("--name", default=SHIPPED_NAME)
-    ship_.add_argument("--model", type=Path, help="a model directory (default: the work directory's model)")
+    for command in (mix_, ship_):
+        command.add_argument("--model", type=Path, help="a model directory (default: the work directory's model)")
     args = parser.parse_args(argv)
     if args.command == "mine":
         return command_mine(args)
@@ -165,7 +184,10 @@ def main(argv: list[str] | None = None) -> int:
         return command_check(args)
     if args.command == "fit":
         return command_fit(args)
+    if args.command == "mix":
+        return command_mix(args)
     if args.command == "ship":
         return command_ship(args)
     args.model = None
-    return command_mine(args) or command_fit(args) or command_ship(args)
+    steps = [command_mine, command_fit] + ([command_mix] if args.alpha < 1.0 else []) + [command_ship]
+    return next((code for code in (step(args) for step in steps) if code), 0)
