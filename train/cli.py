@@ -115,8 +115,15 @@ def command_mix(args) -> int:
     from branchwise.embedding.location import model_location
     from train.mix import mix
 
-    trained = args.model or args.work / "model"
-    out = mix(Path(trained), Path(model_location(BASE_MODEL)), args.alpha, args.work / "model-mixed")
+    trained = Path(args.model or args.work / "model")
+    if not (trained / "model.safetensors").is_file():
+        print(f"train: no trained model in {trained} (run `python -m train fit` first)", file=sys.stderr)
+        return 2
+    try:
+        out = mix(trained, Path(model_location(BASE_MODEL)), args.alpha, args.work / "model-mixed")
+    except ValueError as error:
+        print(f"train: {error}", file=sys.stderr)
+        return 2
     print(f"mixed {args.alpha} x {trained} + {1 - args.alpha:g} x {BASE_MODEL} -> {out}")
     return 0
 
