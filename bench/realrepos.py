@@ -385,8 +385,9 @@ def main(argv: list[str] | None = None) -> int:
            "languages_by_mode": {mode: by_language(repos_doc, mode) for mode in MODES}}
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"{date:%Y-%m-%d}-realrepos-{args.label}"
-    stem.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")
-    stem.with_suffix(".md").write_text(markdown(doc) + "\n")
+    # not with_suffix: a label such as "alpha-0.5" would lose its tail, and two runs one file
+    Path(f"{stem}.json").write_text(json.dumps(doc, indent=1) + "\n")
+    Path(f"{stem}.md").write_text(markdown(doc) + "\n")
     print(markdown(doc))
     return 0
 
