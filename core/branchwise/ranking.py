@@ -137,9 +137,9 @@ def fuse(rankings: dict[str, list[tuple[Any, float]]], settings: RankingSettings
     for channel, keys in (unranked or {}).items():
         weight = settings.channel_weight(channel)
         for key in keys:
-            item = fused.get(key)
-            if item is not None and channel not in item.ranks and item.ranks:
-                item.score += weight / (settings.rrf_k + min(item.ranks.values()))
+            found = fused.get(key)
+            if found is not None and channel not in found.ranks and found.ranks:
+                found.score += weight / (settings.rrf_k + min(found.ranks.values()))
     return sorted(fused.values(), key=lambda item: item.score, reverse=True)
 
 
