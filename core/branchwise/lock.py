@@ -103,6 +103,10 @@ class WriteLock:
         _HELD.discard(_key(self.path.parent))
         return self._fd
 
+    @property
+    def handed_over(self) -> bool:
+        return self._handed_over
+
     def release(self) -> None:
         """Let go of the lock but keep the descriptor, to take it again with `take_again`."""
         if self._fd is not None:
