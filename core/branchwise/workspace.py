@@ -231,6 +231,7 @@ class Workspace:
             if gc:
                 report.gc_removed = indexer.collect_garbage()
             vectors.save()
+            self.store.checkpoint()  # the branches' bulk writes reach the database file before the model starts
             self._embedding_stage(lock, vectors, report, order, progress, background and local)
         return report
 
