@@ -80,6 +80,9 @@ class VectorIndex:
         self._delta_vectors = 0  # ids they carry
         self._delta_bytes = 0  # the delta file's length that belongs to the saved state
         self._base_stale = False  # the structure changed: the base file must be rewritten
+        #: the store generation the index holds the vectors of (None once changed in memory
+        #: and not saved yet)
+        self.generation: int | None = None
         self.index = self._load() or self.rebuild()
 
     # persistence --------------------------------------------------------------------------
@@ -114,6 +117,7 @@ class VectorIndex:
         if index.ntotal != meta.get("count"):
             return None
         self._delta_ops, self._delta_bytes = len(delta), meta.get("delta_bytes", 0)
+        self.generation = meta["generation"]
         self._delta_vectors = sum(len(ids) for _adds, ids, _vectors in delta)
         return index
 
@@ -133,6 +137,7 @@ class VectorIndex:
             self._unsaved = []
         meta = {"generation": self.store.generation(), "count": int(self.index.ntotal), "dim": self.dim,
                 "delta": self._delta_ops, "delta_bytes": self._delta_bytes}
+        self.generation = meta["generation"]
         tmp_meta = self.meta_file.with_suffix(".json.tmp")
         tmp_meta.write_text(json.dumps(meta))
         os.replace(tmp_meta, self.meta_file)
@@ -141,6 +146,7 @@ class VectorIndex:
         """Recompute every version's vector from the SQLite embedding cache (saved when no
         other process is writing the index)."""
         self._unsaved, self._delta_ops, self._delta_vectors, self._delta_bytes = [], 0, 0, 0
+        generation = self.store.generation()  # read first: a commit meanwhile makes it older, never newer
         ids = self.store.all_version_rows()
         id_parts, vector_parts = [], []
         for start in range(0, len(ids), 20000):
@@ -150,6 +156,7 @@ class VectorIndex:
         all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
         self.index = build_index(self.dim, all_ids, all_vectors, self.flat_max)
+        self.generation = generation
         self._base_stale = True
         if self.store.index_dir.exists() and not self.store.read_only:
             with derived_files_writable(self.store.index_dir) as writable:
@@ -183,6 +190,7 @@ class VectorIndex:
             self._record(False, ids, None)
 
     def _record(self, adds: bool, ids: np.ndarray, vectors: np.ndarray | None, reshape: bool = True) -> None:
+        self.generation = None
         self._unsaved.append((adds, ids, vectors))
         self._delta_ops += 1
         self._delta_vectors += len(ids)
@@ -193,6 +201,10 @@ class VectorIndex:
         """Re-train when the index has outgrown (or shrunk away from) its structure."""
         if not _fits(self.index, self.index.ntotal, self.flat_max):
             self.rebuild()
+
+    def ids(self) -> np.ndarray:
+        """The version rows that have a vector, in no particular order."""
+        return stored_ids(self.index)
 
     # search -------------------------------------------------------------------------------
 
@@ -283,6 +295,16 @@ def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, flat_max: int = 
     for start in range(0, len(ids), 100_000):
         index.add_with_ids(vectors[start : start + 100_000], ids[start : start + 100_000])
     return index
+
+
+def stored_ids(index: faiss.Index) -> np.ndarray:
+    """The ids an index built by `build_index` holds."""
+    if isinstance(index, faiss.IndexIVF):
+        lists = index.invlists
+        parts = [faiss.rev_swig_ptr(lists.get_ids(number), lists.list_size(number)).copy()
+                 for number in range(index.nlist) if lists.list_size(number)]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return faiss.vector_to_array(index.id_map).astype(np.int64)
 
 
 def _fits(index: faiss.Index, count: int, flat_max: int = FLAT_MAX) -> bool:
