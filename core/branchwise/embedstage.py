@@ -150,4 +150,5 @@ def embed_missing(store: Store, embedder: Embedder, vectors: VectorStore, work: 
             report("embed", outcome.embedded[group.label], len(group.items))
             after_batch(done_all, total_all)
         outcome.seconds[group.label] = time.perf_counter() - began
+    store.checkpoint()
     return outcome

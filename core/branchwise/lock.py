@@ -60,9 +60,20 @@ def derived_files_writable(index_dir: Path) -> Iterator[bool]:
 
 
 def writer_elsewhere(index_dir: Path) -> bool:
-    """Another process holds the index's write lock now."""
-    with derived_files_writable(index_dir) as free:
-        return not free
+    """Another process holds the index's write lock now (False where no lock file can be read)."""
+    if _key(index_dir) in _HELD:
+        return False
+    try:
+        fd = os.open(Path(index_dir) / LOCK_FILE, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
 
 
 def _freed_within(fd: int, seconds: float) -> bool:
