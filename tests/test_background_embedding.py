@@ -123,6 +123,8 @@ def stepped_kill(pid: int, index_dir: Path, at_least: int, extra_steps: int) -> 
         time.sleep(0.004)
         os.kill(pid, signal.SIGSTOP)
         record = worker_record.read(index_dir) or {}
+        if (record.get("done") or 0) + embedstage.BATCH >= (record.get("total") or 10**9):
+            break  # the last batch may be in hand: a slice more could finish the whole stage
         if steps is None and (record.get("done") or 0) >= at_least:
             steps = extra_steps
         if steps is not None:
