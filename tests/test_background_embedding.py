@@ -123,6 +123,8 @@ def stepped_kill(pid: int, index_dir: Path, at_least: int, extra_steps: int) -> 
         time.sleep(0.004)
         os.kill(pid, signal.SIGSTOP)
         record = worker_record.read(index_dir) or {}
+        if (record.get("done") or 0) + embedstage.BATCH >= (record.get("total") or 10**9):
+            break  # the last batch may be in hand: a slice more could finish the whole stage
         if steps is None and (record.get("done") or 0) >= at_least:
             steps = extra_steps
         if steps is not None:
@@ -408,3 +410,23 @@ def test_the_hooks_and_the_mcp_refresh_return_searchable_and_leave_the_embedding
     assert wait_for_worker(index_dir)["state"] == "done"
     ws = Workspace(repo.path, index_dir)
     assert ws.dense_coverage("main").complete and faiss_ids(ws) == embedded_rows(ws)
+
+
+def test_the_coverage_counted_from_the_loaded_vectors_is_the_embedding_caches_count(tmp_path, monkeypatch):
+    repo = build_repo(tmp_path / "repo")
+    ws = Workspace(repo.path, tmp_path / "index")
+    pid = ws.index(["main"], background=True).embedding["worker_pid"]
+    os.kill(pid, signal.SIGKILL)
+    _reap(pid)
+    monkeypatch.setattr(embedstage, "BATCH", 5)
+    work = embedstage.plan(ws.store, ws.repo.name, MODEL, ["main"])
+    stopped = iter([False, False, True])
+    with ws._writing():
+        embedstage.embed_missing(ws.store, ws.embedder, ws._vector_store(), work, should_stop=lambda: next(stopped))
+    fresh = Workspace(repo.path, tmp_path / "index")
+    assert fresh.search(SearchRequest(QUERIES[0], "main"))  # loads the vectors
+    assert fresh.searcher.vectors.generation == fresh.store.generation()
+    coverage = fresh.dense_coverage("main")
+    branch = fresh.searcher.branch("main")
+    assert (coverage.embedded, coverage.total) == fresh.store.live_coverage(branch.id, MODEL)
+    assert 0 < coverage.embedded < coverage.total

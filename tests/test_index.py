@@ -212,7 +212,7 @@ def test_an_index_run_writes_only_the_vector_delta_until_it_outgrows_the_base(re
     [summary] = ws.index(["main"])
     assert summary.versions_added == 1
     assert (base.stat().st_mtime_ns, base.read_bytes()) == before
-    assert base.with_suffix(".delta.npz").exists()
+    assert base.with_suffix(".delta").exists()
 
     fresh = open_workspace(repo, tmp_path)  # loads the base and replays the delta
     versions = fresh.store.conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
@@ -226,7 +226,7 @@ def test_an_index_run_writes_only_the_vector_delta_until_it_outgrows_the_base(re
     ws = open_workspace(repo, tmp_path)
     ws.index(["main"])
     ws.collect_garbage(retention_days=0)
-    assert not base.with_suffix(".delta.npz").exists() and base.read_bytes() != before[1]
+    assert not base.with_suffix(".delta").exists() and base.read_bytes() != before[1]
     again = open_workspace(repo, tmp_path)
     assert again.searcher.vectors.index.ntotal == again.store.conn.execute("SELECT COUNT(*) FROM versions").fetchone()[0]
 

@@ -25,6 +25,8 @@ from branchwise.store import Store
 
 #: texts per transaction: what a killed run can lose, and how long a writer waits for a yield
 BATCH = 256
+#: batches between checkpoints of the database's write-ahead log (see Store.checkpoint)
+CHECKPOINT_BATCHES = 64
 #: the group of versions that no branch has live (searchable with --scope all)
 HISTORY = "history"
 
@@ -113,7 +115,7 @@ def embed_missing(store: Store, embedder: Embedder, vectors: VectorStore, work: 
     before each batch."""
     report = progress or (lambda stage, done, total: None)
     outcome = EmbedOutcome()
-    done_all, total_all = 0, work.texts
+    done_all, total_all, batches = 0, work.texts, 0
     for position, group in enumerate(work.groups):
         report(f"embedding:{group.label}", position, len(work.groups))
         began = time.perf_counter()
@@ -142,7 +144,11 @@ def embed_missing(store: Store, embedder: Embedder, vectors: VectorStore, work: 
                     vectors.save()   # ahead of the database, which the next open rebuilds
             outcome.embedded[group.label] += len(batch)
             done_all += len(batch)
+            batches += 1
+            if batches % CHECKPOINT_BATCHES == 0:
+                store.checkpoint()
             report("embed", outcome.embedded[group.label], len(group.items))
             after_batch(done_all, total_all)
         outcome.seconds[group.label] = time.perf_counter() - began
+    store.checkpoint()
     return outcome

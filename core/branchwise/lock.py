@@ -12,6 +12,8 @@ from __future__ import annotations
 import fcntl
 import os
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from branchwise import worker_record
@@ -21,6 +23,70 @@ from branchwise.store import make_index_dir
 LOCK_FILE = "write.lock"
 #: how long a writer waits for a background embedding worker to let go of the lock
 YIELD_WAIT_SECONDS = 120.0
+#: a search saving a vector file it rebuilt holds the lock this long at most, usually (see
+#: `derived_files_writable`): a writer waits that long before it says the index is busy
+READER_HOLD_SECONDS = 1.0
+#: the index directories whose write lock this process holds now
+_HELD: set[str] = set()
+
+
+def _key(index_dir: Path) -> str:
+    return str(Path(index_dir).resolve())
+
+
+@contextmanager
+def derived_files_writable(index_dir: Path) -> Iterator[bool]:
+    """Whether this process may write the index's derived files (the vector files) now: it
+    holds the write lock, or the lock is free (then it is held until the block ends). A
+    reader that finds a writer at work leaves the files to it: two writers of one file
+    would leave a mix of both."""
+    if _key(index_dir) in _HELD:
+        yield True
+        return
+    try:
+        fd = os.open(Path(index_dir) / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield False
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        os.close(fd)  # closing the descriptor releases its lock
+
+
+def writer_elsewhere(index_dir: Path) -> bool:
+    """Another process holds the index's write lock now (False where no lock file can be read)."""
+    if _key(index_dir) in _HELD:
+        return False
+    try:
+        fd = os.open(Path(index_dir) / LOCK_FILE, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def _freed_within(fd: int, seconds: float) -> bool:
+    """Take the lock on `fd` if it becomes free within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        time.sleep(0.05)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            pass
+    return False
 
 
 class WriteLock:
@@ -35,6 +101,7 @@ class WriteLock:
         """The lock a parent process handed over as the open, locked descriptor `fd`."""
         lock = cls(index_dir)
         lock._fd = fd
+        _HELD.add(_key(index_dir))
         return lock
 
     def hand_over(self) -> int:
@@ -44,11 +111,17 @@ class WriteLock:
             raise RuntimeError("the write lock is not held")
         os.set_inheritable(self._fd, True)
         self._handed_over = True
+        _HELD.discard(_key(self.path.parent))
         return self._fd
+
+    @property
+    def handed_over(self) -> bool:
+        return self._handed_over
 
     def release(self) -> None:
         """Let go of the lock but keep the descriptor, to take it again with `take_again`."""
         if self._fd is not None:
+            _HELD.discard(_key(self.path.parent))
             fcntl.flock(self._fd, fcntl.LOCK_UN)
 
     def take_again(self) -> bool:
@@ -58,6 +131,7 @@ class WriteLock:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
+        _HELD.add(_key(self.path.parent))
         return True
 
     def __enter__(self) -> "WriteLock":
@@ -75,6 +149,7 @@ class WriteLock:
                 f"another branchwise process is writing the index at {self.path.parent} "
                 "(pass --wait to wait for it)"
             ) from None
+        _HELD.add(_key(self.path.parent))
         return self
 
     def _take(self, fd: int) -> None:
@@ -85,7 +160,7 @@ class WriteLock:
             return
         except BlockingIOError:
             if not worker_record.ask_to_yield(self.path.parent):
-                if not self.wait:
+                if not self.wait and not _freed_within(fd, READER_HOLD_SECONDS):
                     raise
                 fcntl.flock(fd, fcntl.LOCK_EX)
                 return
@@ -102,6 +177,7 @@ class WriteLock:
     def __exit__(self, *exc) -> None:
         if self._fd is not None:
             if not self._handed_over:
+                _HELD.discard(_key(self.path.parent))
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
             os.close(self._fd)
             self._fd = None

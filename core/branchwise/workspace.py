@@ -165,6 +165,8 @@ class Workspace:
         background embedding worker yields it, see lock.py)."""
         with WriteLock(self.index_dir, wait=wait) as lock:
             yield lock
+            if self._store is not None and not lock.handed_over:  # a worker handed the lock does it
+                self._store.checkpoint()
 
     def _vector_store(self) -> VectorStore:
         """The backend's vector store, loaded (or rebuilt) as the database stands now."""
@@ -236,6 +238,7 @@ class Workspace:
             if gc:
                 report.gc_removed = indexer.collect_garbage()
             vectors.save()
+            self.store.checkpoint()  # the branches' bulk writes reach the database file before the model starts
             self._embedding_stage(lock, vectors, report, order, progress, background and local)
         return report
 

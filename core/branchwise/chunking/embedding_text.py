@@ -18,6 +18,7 @@ boundary to fit, after the parts above it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 
 MAX_CHARS = 1500
 #: names the composition below; stored in the index, so a change re-embeds once (recipe.py).
@@ -57,7 +58,7 @@ def compose(
     if len(text) >= MAX_CHARS:
         return text[:MAX_CHARS]
     if docstring:
-        text = _append(text, docstring, MAX_CHARS * 2 // 3)
+        text = _append(text, docstring.splitlines(), MAX_CHARS * 2 // 3)
     return _append(text, _compact(body), MAX_CHARS)
 
 
@@ -66,16 +67,17 @@ def outline_body(fields: list[str], members: list[str]) -> str:
     return "\n".join(fields + members)
 
 
-def _compact(body: str) -> str:
-    """Indentation and blank lines carry no meaning for the model but cost characters."""
-    return "\n".join(stripped for line in body.splitlines() if (stripped := line.strip()))
+def _compact(body: str) -> Iterator[str]:
+    """Indentation and blank lines carry no meaning for the model but cost characters; lazily,
+    so that a long body is stripped only as far as the text takes it."""
+    return (stripped for line in body.splitlines() if (stripped := line.strip()))
 
 
-def _append(text: str, addition: str, limit: int) -> str:
+def _append(text: str, addition: Iterable[str], limit: int) -> str:
     """`text` plus as many whole lines of `addition` as fit within `limit` characters."""
     kept: list[str] = []
     size = len(text)
-    for line in addition.splitlines():
+    for line in addition:
         if size + 1 + len(line) > limit:
             if not kept and size + 1 < limit:
                 kept.append(line[: limit - size - 1])

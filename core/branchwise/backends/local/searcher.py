@@ -59,12 +59,21 @@ class Searcher(HybridSearch):
         return [BranchInfo(r.id, r.name, r.commit_sha, r.indexed_at) for r in self.store.branches(self.repo_id)]
 
     def coverage(self, branch: BranchInfo) -> Coverage:
-        """The branch's dense coverage, counted once per store generation."""
-        key = (branch.id, self.store.generation())
+        """The branch's dense coverage, counted once per store generation: from the vector
+        index when it is loaded and holds this generation (a version has a vector once both
+        of its embeddings are cached, see version_vectors.py), else from the embedding cache
+        (two lookups per version: about 0.1 s at 18,000 versions)."""
+        generation = self.store.generation()
+        key = (branch.id, generation)
         if key not in self._coverage:
             self._coverage.clear()
-            embedded, total = self.store.live_coverage(branch.id, self.embedder.name)
-            self._coverage[key] = Coverage(embedded, total)
+            vectors = self._vectors
+            if vectors is not None and vectors.generation == generation:
+                live = np.unique(np.asarray(self.store.live_rows(branch.id), dtype=np.int64))
+                self._coverage[key] = Coverage(int(np.isin(live, vectors.ids()).sum()), len(live))
+            else:
+                embedded, total = self.store.live_coverage(branch.id, self.embedder.name)
+                self._coverage[key] = Coverage(embedded, total)
         return self._coverage[key]
 
     def _without_vector(self, keys: set) -> set:

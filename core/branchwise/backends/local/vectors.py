@@ -11,25 +11,32 @@ them, which is exact again, so a narrow filter never loses recall. IVF keeps `ad
 bench/results/.
 
 Vectors are derived data (see version_vectors.py). On disk they are a base FAISS file and
-a delta file: the vectors added and removed since the base was written, in order. An index
-run writes only the delta, so its cost follows the size of the change rather than of the
-index (the base of a million versions is 1.5 GB); the base is rewritten when the delta
-passes a share of it, or when the index changes structure. A generation record names the
-store generation both files match; when either is missing, corrupt or behind, the index is
-rebuilt from SQLite, which makes an interrupted index run harmless. This is the default,
-embedded backend; qdrant/ is the shared-server one.
+a delta file: the vectors added and removed since the base was written, in order, as an
+append-only log. An index run appends only its own operations (an embedding stage saves
+after every batch, so a rewrite of the whole delta per batch would cost quadratic time),
+so its cost follows the size of the change rather than of the index (the base of a million
+versions is 1.5 GB); the base is rewritten when the delta passes a share of it, or when
+the index changes structure. A generation record names the store generation both files
+match and how many bytes of the log belong to it, so a reader never sees a half-appended
+operation. When either file is missing, corrupt or behind, the index is rebuilt from
+SQLite, which makes an interrupted index run harmless; a reader that meets a writer
+between its file save and its commit waits a moment for them to agree, and never writes
+the files while a writer holds the write lock. This is the default, embedded backend;
+qdrant/ is the shared-server one.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import zipfile
+import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import faiss
 import numpy as np
 
+from branchwise.lock import derived_files_writable, writer_elsewhere
 from branchwise.store import Store
 from branchwise.backends.version_vectors import version_vectors
 
@@ -43,6 +50,10 @@ DELTA_SHARE = 0.05
 DELTA_MIN = 10_000
 #: version rows whose vectors `add` reads from the embedding cache at a time
 ADD_SLICE = 10_000
+#: a reader whose files and database disagree while a writer is at work looks again this
+#: many times, this far apart, before it rebuilds (the writer saves just before it commits)
+LOAD_ATTEMPTS = 10
+LOAD_PAUSE_SECONDS = 0.05
 
 
 def _slug(model: str) -> str:
@@ -61,52 +72,81 @@ class VectorIndex:
         self.path_weight = path_weight
         self.file = store.index_dir / f"vectors-{_slug(model)}.faiss"
         self.meta_file = self.file.with_suffix(".json")
-        self.delta_file = self.file.with_suffix(".delta.npz")
-        #: operations since the base file, in order: (True, ids, vectors) adds, (False, ids, None) removes
-        self._delta: list[tuple[bool, np.ndarray, np.ndarray | None]] = []
+        self.delta_file = self.file.with_suffix(".delta")
+        #: operations since the base file not yet in the delta file, in order: (True, ids,
+        #: vectors) adds, (False, ids, None) removes
+        self._unsaved: list[tuple[bool, np.ndarray, np.ndarray | None]] = []
+        self._delta_ops = 0  # operations since the base file, in the delta file or not
+        self._delta_vectors = 0  # ids they carry
+        self._delta_bytes = 0  # the delta file's length that belongs to the saved state
         self._base_stale = False  # the structure changed: the base file must be rewritten
-        self._delta_stale = False  # operations not yet in the delta file
+        #: the store generation the index holds the vectors of (None once changed in memory
+        #: and not saved yet)
+        self.generation: int | None = None
         self.index = self._load() or self.rebuild()
 
     # persistence --------------------------------------------------------------------------
 
     def _load(self) -> faiss.Index | None:
+        """The files' index if they match the database; a reader meeting a writer between
+        its save and its commit looks again a few times first."""
+        for attempt in range(LOAD_ATTEMPTS):
+            loaded = self._load_once()
+            if loaded is not None or attempt + 1 == LOAD_ATTEMPTS or not writer_elsewhere(self.store.index_dir):
+                return loaded
+            time.sleep(LOAD_PAUSE_SECONDS)
+        return None
+
+    def _load_once(self) -> faiss.Index | None:
+        self._unsaved, self._delta_ops, self._delta_vectors, self._delta_bytes = [], 0, 0, 0
         try:
-            meta = json.loads(self.meta_file.read_text())
+            text = self.meta_file.read_text()
+            meta = json.loads(text)
             if meta.get("generation") != self.store.generation() or meta.get("dim") != self.dim:
                 return None
             index = faiss.read_index(str(self.file))
-            if meta.get("delta"):
-                self._delta = read_delta(self.delta_file)
-                if len(self._delta) != meta["delta"]:
-                    return None
-                for adds, ids, vectors in self._delta:
-                    index.add_with_ids(vectors, ids) if adds else index.remove_ids(ids)
-        except (OSError, ValueError, RuntimeError, KeyError, zipfile.BadZipFile):
-            self._delta = []
+            delta = read_delta(self.delta_file, meta["delta_bytes"]) if meta.get("delta") else []
+            if len(delta) != meta.get("delta", 0):
+                return None
+            for adds, ids, vectors in delta:
+                index.add_with_ids(vectors, ids) if adds else index.remove_ids(ids)
+            if self.meta_file.read_text() != text:  # a writer saved meanwhile: the files may be a mix
+                return None
+        except (OSError, ValueError, RuntimeError, KeyError, TypeError):
             return None
-        return index if index.ntotal == meta.get("count") else None
+        if index.ntotal != meta.get("count"):
+            return None
+        self._delta_ops, self._delta_bytes = len(delta), meta.get("delta_bytes", 0)
+        self.generation = meta["generation"]
+        self._delta_vectors = sum(len(ids) for _adds, ids, _vectors in delta)
+        return index
 
     def save(self) -> None:
-        """Make the vectors durable: the delta file when only it grew, else a new base file."""
-        delta_size = sum(len(ids) for _adds, ids, _vectors in self._delta)
-        if self._base_stale or delta_size > max(DELTA_MIN, DELTA_SHARE * self.index.ntotal):
+        """Make the vectors durable: the new operations appended to the delta file, or a new
+        base file once the delta has outgrown its share."""
+        if self._base_stale or self._delta_vectors > max(DELTA_MIN, DELTA_SHARE * self.index.ntotal):
             tmp = self.file.with_suffix(".faiss.tmp")
             faiss.write_index(self.index, str(tmp))
             os.replace(tmp, self.file)
-            self._delta, self._base_stale, self._delta_stale = [], False, True
-        if self._delta_stale:
-            write_delta(self.delta_file, self._delta)
-            self._delta_stale = False
+            self.delta_file.unlink(missing_ok=True)
+            self.file.with_suffix(".delta.npz").unlink(missing_ok=True)  # the format before the log
+            self._unsaved, self._delta_ops, self._delta_vectors, self._delta_bytes = [], 0, 0, 0
+            self._base_stale = False
+        if self._unsaved:
+            self._delta_bytes = append_delta(self.delta_file, self._unsaved, self._delta_bytes)
+            self._unsaved = []
         meta = {"generation": self.store.generation(), "count": int(self.index.ntotal), "dim": self.dim,
-                "delta": len(self._delta)}
+                "delta": self._delta_ops, "delta_bytes": self._delta_bytes}
+        self.generation = meta["generation"]
         tmp_meta = self.meta_file.with_suffix(".json.tmp")
         tmp_meta.write_text(json.dumps(meta))
         os.replace(tmp_meta, self.meta_file)
 
     def rebuild(self) -> faiss.Index:
-        """Recompute every version's vector from the SQLite embedding cache."""
-        self._delta = []
+        """Recompute every version's vector from the SQLite embedding cache (saved when no
+        other process is writing the index)."""
+        self._unsaved, self._delta_ops, self._delta_vectors, self._delta_bytes = [], 0, 0, 0
+        generation = self.store.generation()  # read first: a commit meanwhile makes it older, never newer
         ids = self.store.all_version_rows()
         id_parts, vector_parts = [], []
         for start in range(0, len(ids), 20000):
@@ -116,9 +156,12 @@ class VectorIndex:
         all_ids = np.concatenate(id_parts) if id_parts else np.zeros(0, dtype=np.int64)
         all_vectors = np.vstack(vector_parts) if vector_parts else np.zeros((0, self.dim), dtype=np.float32)
         self.index = build_index(self.dim, all_ids, all_vectors, self.flat_max)
+        self.generation = generation
         self._base_stale = True
         if self.store.index_dir.exists() and not self.store.read_only:
-            self.save()
+            with derived_files_writable(self.store.index_dir) as writable:
+                if writable:
+                    self.save()
         return self.index
 
     # updates ------------------------------------------------------------------------------
@@ -147,8 +190,10 @@ class VectorIndex:
             self._record(False, ids, None)
 
     def _record(self, adds: bool, ids: np.ndarray, vectors: np.ndarray | None, reshape: bool = True) -> None:
-        self._delta.append((adds, ids, vectors))
-        self._delta_stale = True
+        self.generation = None
+        self._unsaved.append((adds, ids, vectors))
+        self._delta_ops += 1
+        self._delta_vectors += len(ids)
         if reshape:
             self._reshape_if_needed()
 
@@ -156,6 +201,10 @@ class VectorIndex:
         """Re-train when the index has outgrown (or shrunk away from) its structure."""
         if not _fits(self.index, self.index.ntotal, self.flat_max):
             self.rebuild()
+
+    def ids(self) -> np.ndarray:
+        """The version rows that have a vector, in no particular order."""
+        return stored_ids(self.index)
 
     # search -------------------------------------------------------------------------------
 
@@ -168,32 +217,59 @@ class VectorIndex:
         return search_index_many(self.index, queries, allowed, k)
 
 
-def write_delta(path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> None:
-    """Atomically write the operations since the base file (an empty list removes the file)."""
+_HEADER = 3  # int64s before each operation in the delta file: is it an add, its ids, its dimension
+
+
+def _encoded(delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> bytes:
+    parts = []
+    for is_add, ids, vectors in delta:
+        dim = vectors.shape[1] if is_add and vectors is not None else 0
+        parts.append(np.array([int(is_add), len(ids), dim], dtype=np.int64).tobytes())
+        parts.append(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
+        if is_add and vectors is not None:
+            parts.append(np.ascontiguousarray(vectors, dtype=np.float32).tobytes())
+    return b"".join(parts)
+
+
+def append_delta(path: Path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]], at: int) -> int:
+    """Write operations to the delta file from byte `at` on (what lies past it belongs to no
+    saved state: an interrupted append); returns the file's new length."""
+    data = _encoded(delta)
+    with open(path, "r+b" if at and path.exists() else "wb") as handle:
+        handle.seek(at)
+        handle.truncate()
+        handle.write(data)
+    return at + len(data)
+
+
+def write_delta(path: Path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> None:
+    """Atomically write a whole delta file (an empty list removes the file)."""
     if not delta:
         path.unlink(missing_ok=True)
         return
-    adds = [vectors for is_add, _ids, vectors in delta if is_add and vectors is not None]
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, kinds=np.array([is_add for is_add, _ids, _v in delta]),
-             sizes=np.array([len(ids) for _a, ids, _v in delta], dtype=np.int64),
-             ids=np.concatenate([ids for _a, ids, _v in delta]),
-             vectors=np.vstack(adds) if adds else np.zeros((0, 0), dtype=np.float32))
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(_encoded(delta))
     os.replace(tmp, path)
 
 
-def read_delta(path) -> list[tuple[bool, np.ndarray, np.ndarray | None]]:
-    with np.load(path) as data:
-        kinds, sizes, ids, vectors = data["kinds"], data["sizes"], data["ids"], data["vectors"]
-    out, at, vector_at = [], 0, 0
-    for is_add, size in zip(kinds.tolist(), sizes.tolist()):
-        part = ids[at : at + size]
+def read_delta(path: Path, size: int | None = None) -> list[tuple[bool, np.ndarray, np.ndarray | None]]:
+    """The operations in the first `size` bytes of a delta file (all of it by default)."""
+    with open(path, "rb") as handle:
+        data = handle.read() if size is None else handle.read(size)
+    if size is not None and len(data) != size:
+        raise ValueError(f"{path} is shorter than its record says")
+    out, at = [], 0
+    while at < len(data):
+        is_add, count, dim = np.frombuffer(data, dtype=np.int64, count=_HEADER, offset=at).tolist()
+        at += 8 * _HEADER
+        ids = np.frombuffer(data, dtype=np.int64, count=count, offset=at).copy()
+        at += 8 * count
         if is_add:
-            out.append((True, part, vectors[vector_at : vector_at + size]))
-            vector_at += size
+            vectors = np.frombuffer(data, dtype=np.float32, count=count * dim, offset=at).reshape(count, dim).copy()
+            at += 4 * count * dim
+            out.append((True, ids, vectors))
         else:
-            out.append((False, part, None))
-        at += size
+            out.append((False, ids, None))
     return out
 
 
@@ -219,6 +295,16 @@ def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, flat_max: int = 
     for start in range(0, len(ids), 100_000):
         index.add_with_ids(vectors[start : start + 100_000], ids[start : start + 100_000])
     return index
+
+
+def stored_ids(index: faiss.Index) -> np.ndarray:
+    """The ids an index built by `build_index` holds."""
+    if isinstance(index, faiss.IndexIVF):
+        lists = index.invlists
+        parts = [faiss.rev_swig_ptr(lists.get_ids(number), lists.list_size(number)).copy()
+                 for number in range(index.nlist) if lists.list_size(number)]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    return faiss.vector_to_array(index.id_map).astype(np.int64)
 
 
 def _fits(index: faiss.Index, count: int, flat_max: int = FLAT_MAX) -> bool:
