@@ -10,7 +10,8 @@ while a second process polls `branchwise search` (the CLI, so this works with an
 today's one-transaction index and a staged one alike). Reported per run:
 
 - `first_answer_s`: from `index` start to the end of the first search that returned results
-  (`first_answer_poll_started_s`: when that search started; polls are ~1 s apart);
+  (`first_answer_poll_started_s`: when that search started; polls are ~1 s apart until the
+  first answer, then 15 s apart, so that they do not slow the embedding measured beside them);
 - `full_dense_s`: until the foreground `index` exits (it embeds every version before it does);
   any coverage field a search answer carries is recorded as it was seen;
 - `non_model_s`: the index process's wall time minus the time inside the embedder (and
@@ -184,7 +185,9 @@ def _poll_search(repo: Path, index: Path, env: dict, query: str, t0: float, stop
                          "results": len(results) if isinstance(results, list) else 0, "coverage": coverage})
         if final:
             return
-        stop.wait(1.0)
+        # once answered, a poll every 15 s still records the coverage as it grows without taking
+        # a core from the embedding it measures (each poll is a process that loads the model)
+        stop.wait(15.0 if any(s["results"] for s in seen) else 1.0)
 
 
 def index_run(repo: Path, index: Path, code: Path, model: str, query: str, work: Path) -> dict:
