@@ -258,7 +258,8 @@ def read_delta(path: Path, size: int | None = None) -> list[tuple[bool, np.ndarr
         data = handle.read() if size is None else handle.read(size)
     if size is not None and len(data) != size:
         raise ValueError(f"{path} is shorter than its record says")
-    out, at = [], 0
+    out: list[tuple[bool, np.ndarray, np.ndarray | None]] = []
+    at = 0
     while at < len(data):
         is_add, count, dim = np.frombuffer(data, dtype=np.int64, count=_HEADER, offset=at).tolist()
         at += 8 * _HEADER
