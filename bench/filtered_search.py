@@ -209,9 +209,9 @@ def run(n: int, n_branches: int, n_queries: int, work: Path, hnsw_max: int) -> d
     # the delta existed, the whole index again
     changed = slice(0, max(1, len(ids) // 100))
     t = time.perf_counter()
-    product.write_delta(work / "product.delta.npz", [(True, ids[changed], vectors[changed])])
+    product.append_delta(work / "product.delta", [(True, ids[changed], vectors[changed])], 0)
     delta_write = time.perf_counter() - t
-    replay = _load_with_delta(index_file, work / "product.delta.npz")
+    replay = _load_with_delta(index_file, work / "product.delta")
     np.save(work / "queries.npy", queries)
     np.save(work / "live0.npy", live_sets[0])
     baseline = rows[0]

@@ -242,16 +242,6 @@ def append_delta(path: Path, delta: list[tuple[bool, np.ndarray, np.ndarray | No
     return at + len(data)
 
 
-def write_delta(path: Path, delta: list[tuple[bool, np.ndarray, np.ndarray | None]]) -> None:
-    """Atomically write a whole delta file (an empty list removes the file)."""
-    if not delta:
-        path.unlink(missing_ok=True)
-        return
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(_encoded(delta))
-    os.replace(tmp, path)
-
-
 def read_delta(path: Path, size: int | None = None) -> list[tuple[bool, np.ndarray, np.ndarray | None]]:
     """The operations in the first `size` bytes of a delta file (all of it by default)."""
     with open(path, "rb") as handle:
