@@ -18,6 +18,7 @@ from textual.widgets import Footer, Header, Static
 from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 
 from branchwise.display import escape_controls
+from branchwise.wording import plural
 
 #: below this width the two breakdown tables are stacked instead of side by side
 STACK_BELOW = 90
@@ -42,7 +43,7 @@ class StatsScreen(Screen[None]):
             yield Static(_advice(summary["recommendation"]), id="stats-advice",
                          classes="reindex" if summary["recommendation"]["reindex"] else "fine")
             yield Static(
-                f"Failure ratio per session, oldest first: {summary['sessions']} sessions; "
+                f"Failure ratio per session, oldest first: {plural(summary['sessions'], 'session')}; "
                 "failures / results neither excluded nor history", classes="stats-heading")
             if trend:
                 yield Static(trend_chart(ratios), id="stats-trend")
