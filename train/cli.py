@@ -105,7 +105,8 @@ def command_fit(args) -> int:
         from branchwise.embedding.location import model_location
 
         base = str(model_location(BASE_MODEL))
-    log = fit(pairs, base, args.work / "model", args.epochs, args.seed, args.checkpoint or [])
+    log = fit(pairs, base, args.work / "model", args.epochs, args.seed, args.checkpoint or [],
+              symmetric=args.symmetric)
     (args.work / "fit-log.json").write_text(json.dumps({"base": args.base, "epochs": args.epochs,
                                                          "seed": args.seed, **log}, indent=1) + "\n")
     return 0
@@ -174,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--base", default=BASE_MODEL)
         command.add_argument("--epochs", type=int, default=EPOCHS)
         command.add_argument("--checkpoint", type=int, action="append", help="also save the model after this step")
+        command.add_argument("--symmetric", action="store_true",
+                             help="also train code -> question (the loss both ways, averaged)")
     fit.add_argument("--seed", type=int, default=SEED)
     mix_ = sub.add_parser("mix", help="average the trained model's weights with its base model's")
     ship_ = sub.add_parser("ship", help="write the trained model into the package")

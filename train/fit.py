@@ -22,8 +22,11 @@ WARMUP_SHARE = 0.1
 
 
 def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
-        checkpoints: list[int] | None = None, log=print) -> dict:
-    """Train `base` on `pairs` (query, code, negative) and save it to `out`; returns the log."""
+        checkpoints: list[int] | None = None, log=print, symmetric: bool = False) -> dict:
+    """Train `base` on `pairs` (query, code, negative) and save it to `out`; returns the log.
+
+    `symmetric` adds the loss the other way round (each code text of the batch to pick its own
+    question among the batch's questions), averaged with the question-to-code loss."""
     import torch
     from sentence_transformers import SentenceTransformer
 
@@ -55,13 +58,13 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
         q = _embed(model, queries)
         c = _embed(model, codes)
         scores = SCALE * torch.nn.functional.normalize(q, dim=-1) @ torch.nn.functional.normalize(c, dim=-1).T
-        loss = torch.nn.functional.cross_entropy(scores, torch.arange(len(batch)))
+        loss = batch_loss(scores, symmetric)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimiser.step()
         schedule.step()
         optimiser.zero_grad()
-        running += float(loss)
+        running += float(loss.detach())
         if step % 20 == 0 or step == total:
             entry = {"step": step, "of": total, "loss": round(running / (20 if step % 20 == 0 else step % 20), 4),
                      "seconds": round(time.perf_counter() - started, 1)}
@@ -71,7 +74,22 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
         if step in wanted and step != total:
             _save(model, out.parent / f"{out.name}-step{step}", reading_length)
     _save(model, out, reading_length)
-    return {"steps": total, "seconds": round(time.perf_counter() - started, 1), "history": history}
+    return {"steps": total, "symmetric": symmetric, "seconds": round(time.perf_counter() - started, 1),
+            "history": history}
+
+
+def batch_loss(scores, symmetric: bool = False):
+    """The loss of one batch from its (questions x code texts) scores, the code texts being the
+    questions' own in order, then the hard negatives: each question is to pick its own code
+    text; `symmetric`: also each own code text its question, the two losses averaged."""
+    import torch
+
+    size = scores.shape[0]
+    target = torch.arange(size)
+    loss = torch.nn.functional.cross_entropy(scores, target)
+    if symmetric:
+        loss = (loss + torch.nn.functional.cross_entropy(scores[:, :size].T, target)) / 2
+    return loss
 
 
 def _save(model, folder: Path, reading_length: int) -> None:
