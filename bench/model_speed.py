@@ -1,6 +1,6 @@
 """The default model's cost per text against the base model's, both on the int8 ONNX runtime.
 
-The shipped model (branchwise-code-v1) has the base model's architecture, so indexing should
+The shipped model (branchwise-code-v2) has the base model's architecture, so indexing should
 cost the same per text; this measures it rather than assuming it. The texts are the same real
 embedding texts as bench/embedding_speed.py's (click's source, a fixed sample); both models are
 loaded and warmed up, then embed them in alternating rounds so that load from other work on the

@@ -20,6 +20,11 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 27
 DOCSTRING_SHARE = 0.2
 EPOCHS = 1
+#: the shipped model stops at step 96 of the epoch's 143 (its schedule still the epoch's): the
+#: dense channel peaks early and falls with more steps (bench/results/2026-12-02-model-round3.md)
+STOP = 96
+#: the loss both ways (question -> code and code -> question), measured in round 4
+SYMMETRIC = True
 #: the fine-tuned model's share in the weight average with its base (mix.py; 1.0: no mixing)
 ALPHA = 1.0
 BASE_MODEL = "all-MiniLM-L6-v2"
@@ -28,7 +33,7 @@ BASE_MODEL = "all-MiniLM-L6-v2"
 #: bench/results/ (train/README.md)
 SOURCES = ["python", "go"]
 MAX_PAIRS = ["python=2300", "go=2300"]
-SHIPPED_NAME = "branchwise-code-v1"
+SHIPPED_NAME = "branchwise-code-v2"
 #: the corpora `mine` knows (train/sources.py); Rust's is mined but not yet in the shipped model
 KNOWN_SOURCES = ("python", "go", "rust")
 #: the data manifest of the shipped model, committed beside the pipeline
@@ -106,7 +111,7 @@ def command_fit(args) -> int:
 
         base = str(model_location(BASE_MODEL))
     log = fit(pairs, base, args.work / "model", args.epochs, args.seed, args.checkpoint or [],
-              symmetric=args.symmetric)
+              symmetric=args.symmetric, stop=args.stop or None)
     (args.work / "fit-log.json").write_text(json.dumps({"base": args.base, "epochs": args.epochs,
                                                          "seed": args.seed, **log}, indent=1) + "\n")
     return 0
@@ -137,12 +142,14 @@ def command_ship(args) -> int:
     model = args.model or args.work / ("model-mixed" if args.alpha < 1.0 else "model")
     manifest = json.loads((args.work / "data-manifest.json").read_text())
     log_file = args.work / "fit-log.json"
+    fitted = json.loads(log_file.read_text()) if log_file.is_file() and not args.model else None
     training = {
-        "base": BASE_MODEL, "loss": "MultipleNegativesRankingLoss (in-batch + 1 BM25 hard negative)",
+        "base": BASE_MODEL, "loss": "MultipleNegativesRankingLoss (in-batch + 1 BM25 hard negative)"
+                                    + (", both ways" if fitted and fitted.get("symmetric") else ""),
         "batch": fit.BATCH, "learning_rate": fit.LEARNING_RATE, "max_tokens": fit.MAX_TOKENS, "scale": fit.SCALE,
         "data": {k: manifest[k] for k in ("seed", "docstring_share", "pairs", "pairs_sha256")},
         "sources": manifest["sources"],
-        "fit": json.loads(log_file.read_text()) if log_file.is_file() and not args.model else None,
+        "fit": fitted,
         "mixed_with_base": {"alpha": args.alpha, "base": BASE_MODEL} if args.alpha < 1.0 else None,
         "command": "python -m train all",
     }
@@ -175,8 +182,10 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--base", default=BASE_MODEL)
         command.add_argument("--epochs", type=int, default=EPOCHS)
         command.add_argument("--checkpoint", type=int, action="append", help="also save the model after this step")
-        command.add_argument("--symmetric", action="store_true",
-                             help="also train code -> question (the loss both ways, averaged)")
+        command.add_argument("--symmetric", action=argparse.BooleanOptionalAction, default=SYMMETRIC,
+                             help="also train code -> question, the two losses averaged (default: %(default)s)")
+        command.add_argument("--stop", type=int, default=STOP,
+                             help="end after this step of the epoch's schedule (default %(default)s; 0: the whole epoch)")
     fit.add_argument("--seed", type=int, default=SEED)
     mix_ = sub.add_parser("mix", help="average the trained model's weights with its base model's")
     ship_ = sub.add_parser("ship", help="write the trained model into the package")

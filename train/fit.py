@@ -22,8 +22,12 @@ WARMUP_SHARE = 0.1
 
 
 def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
-        checkpoints: list[int] | None = None, log=print, symmetric: bool = False) -> dict:
+        checkpoints: list[int] | None = None, log=print, symmetric: bool = False,
+        stop: int | None = None) -> dict:
     """Train `base` on `pairs` (query, code, negative) and save it to `out`; returns the log.
+
+    `stop` ends the run after that step, the learning-rate schedule still the whole run's (so
+    the model is the one a checkpoint at that step of the full run would be).
 
     `symmetric` adds the loss the other way round (each code text of the batch to pick its own
     question among the batch's questions), averaged with the question-to-code loss."""
@@ -65,16 +69,18 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
         schedule.step()
         optimiser.zero_grad()
         running += float(loss.detach())
-        if step % 20 == 0 or step == total:
+        if step % 20 == 0 or step in (total, stop):
             entry = {"step": step, "of": total, "loss": round(running / (20 if step % 20 == 0 else step % 20), 4),
                      "seconds": round(time.perf_counter() - started, 1)}
             history.append(entry)
             log(json.dumps(entry))
             running = 0.0
+        if step == stop:
+            break
         if step in wanted and step != total:
             _save(model, out.parent / f"{out.name}-step{step}", reading_length)
     _save(model, out, reading_length)
-    return {"steps": total, "symmetric": symmetric, "seconds": round(time.perf_counter() - started, 1),
+    return {"steps": step, "of": total, "symmetric": symmetric, "seconds": round(time.perf_counter() - started, 1),
             "history": history}
 
 

