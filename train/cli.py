@@ -3,7 +3,7 @@
     python -m train all                  # mine, check, fit, mix, ship: rebuilds the shipped model
     python -m train mine [--source python]... [--seed N] [--docstring-share F]
     python -m train check [MANIFEST]     # exit 1 when a source file is benchmark or sample code
-    python -m train fit [--epochs N] [--checkpoint STEP]...
+    python -m train fit [--epochs N] [--checkpoint STEP]... [--no-symmetric] [--stop STEP]
     python -m train mix [--model DIR] [--alpha A]   # average with the base model's weights
     python -m train ship [--model DIR] [--name NAME]
 """
