@@ -27,6 +27,8 @@ STOP = 96
 SYMMETRIC = True
 #: the fine-tuned model's share in the weight average with its base (mix.py; 1.0: no mixing)
 ALPHA = 1.0
+#: the hard negative: the library's best BM25 match ("library"), or the own file's ("file")
+NEGATIVES = "library"
 BASE_MODEL = "all-MiniLM-L6-v2"
 #: the shipped model's data: Python's and Go's standard libraries, 2,300 pairs of each (Go
 #: alone gives 7,468 and would outweigh Python); measured against Python alone in
@@ -74,14 +76,15 @@ def command_mine(args) -> int:
     for source in chosen:  # a negative from the same library: same language, same conventions
         rows = [i for i, p in enumerate(pairs) if p.source == source.name]
         found = hard_negatives([pairs[i].query for i in rows], [pairs[i].code for i in rows],
-                               [pairs[i].qualified_name for i in rows])
+                               [pairs[i].qualified_name for i in rows],
+                               [pairs[i].path for i in rows] if args.negatives == "file" else None)
         for i, j in zip(rows, found):
             negatives[i] = rows[j]
     args.work.mkdir(parents=True, exist_ok=True)
     with open(args.work / "pairs.jsonl", "w") as out:
         for record, negative in zip(as_records(pairs), negatives):
             out.write(json.dumps({**record, "negative": pairs[negative].code}) + "\n")
-    manifest = data_manifest(chosen, pairs, files, args.seed, args.docstring_share, limits)
+    manifest = data_manifest(chosen, pairs, files, args.seed, args.docstring_share, limits, args.negatives)
     (args.work / "data-manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"{len(pairs)} pairs from {len(files)} files -> {args.work / 'pairs.jsonl'}")
     return 0
@@ -172,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--source", action="append", choices=sorted(KNOWN_SOURCES), help="default: python and go")
         command.add_argument("--seed", type=int, default=SEED)
         command.add_argument("--docstring-share", type=float, default=DOCSTRING_SHARE)
+        command.add_argument("--negatives", choices=("library", "file"), default=NEGATIVES,
+                             help="where the hard negative comes from: the library's best BM25 match, or "
+                                  "the question's own file first (default %(default)s)")
         command.add_argument("--max-pairs", action="append", metavar="LANGUAGE=N",
                              help="at most N pairs of that language's library (a seeded sample; "
                                   "default: python=2300 go=2300; 'python=1000000' lifts the cap)")

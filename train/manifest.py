@@ -10,7 +10,8 @@ from train.sources import Source
 
 
 def data_manifest(sources: list[Source], pairs: list[Pair], files: list[dict], seed: int,
-                  docstring_share: float, max_pairs: dict[str, int] | None = None) -> dict:
+                  docstring_share: float, max_pairs: dict[str, int] | None = None,
+                  negatives: str = "library") -> dict:
     per_source = Counter(p.source for p in pairs)
     with_docstring = Counter(p.source for p in pairs if p.with_docstring)
     digest = hashlib.sha256()
@@ -21,6 +22,8 @@ def data_manifest(sources: list[Source], pairs: list[Pair], files: list[dict], s
         "docstring_share": docstring_share,
         "max_pairs_per_language": max_pairs or {},
         "query": f"the docstring's first sentence, {MIN_WORDS}-{MAX_WORDS} words",
+        "hard_negative": {"library": "the library's best BM25 match for the question",
+                          "file": "the best BM25 match in the question's own file, else the library's"}[negatives],
         "pairs": len(pairs),
         "pairs_sha256": digest.hexdigest(),
         "sources": [{"name": s.name, "language": s.language, "version": s.version, "licence": s.licence,

@@ -23,10 +23,15 @@ def tokens(text: str) -> list[str]:
     return [t for t in (w.lower() for w in _TOKEN.findall(text)) if t not in _STOP and len(t) > 1]
 
 
-def hard_negatives(queries: list[str], codes: list[str], names: list[str]) -> list[int]:
+def hard_negatives(queries: list[str], codes: list[str], names: list[str],
+                   files: list[str] | None = None) -> list[int]:
     """For each query i, the index of the best BM25 match among `codes` whose symbol name
     differs from names[i] (an override of the same method may well answer the question too);
-    i itself when nothing else shares a word."""
+    i itself when nothing else shares a word.
+
+    With `files`, the match is taken from query i's own file (files[i]) when one there shares
+    a word: a sibling in the same file is the neighbour search most often ranks above the
+    answer; the library's best match otherwise."""
     from scipy.sparse import csr_matrix
 
     vocabulary: dict[str, int] = {}
@@ -46,6 +51,9 @@ def hard_negatives(queries: list[str], codes: list[str], names: list[str]) -> li
     tf = tf.tocoo()
     weights = tf.data * (K1 + 1) / (tf.data + norm[tf.row]) * idf[tf.col]
     scores_matrix = csr_matrix((weights, (tf.row, tf.col)), shape=tf.shape).T.tocsr()  # word x code
+    by_file: dict[str, list[int]] = {}
+    for j, file in enumerate(files or ()):
+        by_file.setdefault(file, []).append(j)
     out = []
     for i, query in enumerate(queries):
         ids = sorted({vocabulary[w] for w in tokens(query) if w in vocabulary})
@@ -55,12 +63,21 @@ def hard_negatives(queries: list[str], codes: list[str], names: list[str]) -> li
         scores = np.asarray(scores_matrix[ids].sum(axis=0)).ravel()
         scores[i] = -math.inf
         best = i
-        for j in np.argsort(-scores)[:8]:
-            if scores[j] > 0 and _short(names[int(j)]) != _short(names[i]):
-                best = int(j)
-                break
+        if files is not None:
+            siblings = np.asarray([j for j in by_file[files[i]] if j != i], dtype=np.int64)
+            best = _best(scores, siblings, names, i) if len(siblings) else i
+        if best == i:
+            best = _best(scores, np.argsort(-scores)[:8], names, i)
         out.append(best)
     return out
+
+
+def _best(scores, candidates, names: list[str], i: int) -> int:
+    """The highest-scoring candidate that shares a word and is not a symbol of i's name."""
+    for j in sorted((int(j) for j in candidates), key=lambda j: -scores[j]):
+        if scores[j] > 0 and _short(names[j]) != _short(names[i]):
+            return j
+    return i
 
 
 def _short(qualified_name: str) -> str:
