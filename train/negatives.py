@@ -62,10 +62,7 @@ def hard_negatives(queries: list[str], codes: list[str], names: list[str],
             continue
         scores = np.asarray(scores_matrix[ids].sum(axis=0)).ravel()
         scores[i] = -math.inf
-        best = i
-        if files is not None:
-            siblings = np.asarray([j for j in by_file[files[i]] if j != i], dtype=np.int64)
-            best = _best(scores, siblings, names, i) if len(siblings) else i
+        best = _best(scores, by_file[files[i]], names, i) if files is not None else i
         if best == i:
             best = _best(scores, np.argsort(-scores)[:8], names, i)
         out.append(best)
