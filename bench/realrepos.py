@@ -15,7 +15,8 @@ release lines where symbols appear, move and disappear. The git bundles in
 `../shared/realrepos/` (or `$BRANCHWISE_REALREPOS`) are cloned into a cache directory with a
 local branch per release line, every branch is indexed with the default model, and the
 questions of `bench/realrepos/<repo>.toml` are asked on each branch they apply to, in each
-ranking mode. Per mode and per branch it reports MRR@10 and hits@10, the share of top-10
+ranking mode (fused, dense, lexical, and `fused-plain`: fused without the docstring rerank of
+its head, so every run shows what that rerank adds). Per mode and per branch it reports MRR@10 and hits@10, the share of top-10
 slots taken by tests, docs and examples for questions about behaviour, and the version
 checks: a result whose identity is not in the asked branch's live set is a leak, one whose
 identity is live but with other content is a wrong version; both must be 0.
@@ -62,7 +63,10 @@ def bundle(repo: str) -> Path:
         if (directory / f"{repo}.bundle").is_file():
             return directory / f"{repo}.bundle"
     raise FileNotFoundError(f"no {repo}.bundle in {', '.join(map(str, BUNDLE_DIRS))}")
-MODES = ("fused", "dense", "lexical")
+MODES = ("fused", "fused-plain", "dense", "lexical")
+#: bench modes that are a product mode run with other `[ranking]` settings: fused without the
+#: docstring rerank of its head (docrank.py), so every run shows what the rerank adds
+VARIANTS = {"fused-plain": ("fused", {"doc_weight": 0.0})}
 #: a top-10 slot taken by a test, prose documentation or an example answers a behaviour
 #: question with something other than the code (Go code under doc/ is code, not prose)
 PROSE = ("markdown", "restructuredtext", "text", "asciidoc")
@@ -207,7 +211,16 @@ def evaluate(workspace, questions: list[Question], live: dict, top_k: int = 10, 
         for branch in q.branches:
             answers = answers_on(q, live[branch])
             for mode in modes:
-                results = workspace.searcher.search(SearchRequest(q.question, branch, top_k=top_k, mode=mode))
+                product_mode, overrides = VARIANTS.get(mode, (mode, {}))
+                ranking = workspace.searcher.config.ranking
+                saved = dict(ranking)
+                ranking.update(overrides)
+                try:
+                    results = workspace.searcher.search(SearchRequest(q.question, branch, top_k=top_k,
+                                                                      mode=product_mode))
+                finally:
+                    ranking.clear()
+                    ranking.update(saved)
                 rank = next((i for i, r in enumerate(results[:10], 1)
                              if answer_key(r.identity.path, r.identity.qualified_name) in answers), None)
                 leaks = wrong = 0

@@ -8,6 +8,9 @@ questions only (every branch), the best setting whose tests/docs/examples share 
 the target is taken, and the same setting is then reported on the other repository. The
 channel rankings of each (question, branch) are collected once through the searcher's own
 channels; fusion and the prior are then replayed in memory for every setting of the grid.
+The docstring rerank of the fused head (docrank.py) is tuned after the fusion grid, with the
+fusion chosen: the question's similarity to each candidate's docstring is collected with the
+rankings, and DOC_GRID is replayed through docrank.rescored, as search applies it.
 """
 
 from __future__ import annotations
@@ -17,19 +20,23 @@ import itertools
 import pickle
 import sys
 import tempfile
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, answers_on, index_repo, load_questions
 from bench.report import print_json
 
+import numpy as np
+
+from branchwise.docrank import docstring_text, rescored
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
 
 SECONDARY_TARGET = 0.20
 #: the ranking before tuning: even weights, k = 60, no prior
 UNTUNED = RankingSettings(rrf_k=60.0, dense_weight=1.0, lexical_weight=1.0, name_weight=1.0,
-                          test_weight=1.0, docs_weight=1.0, example_weight=1.0, module_level_weight=1.0)
+                          test_weight=1.0, docs_weight=1.0, example_weight=1.0, module_level_weight=1.0,
+                          doc_weight=0.0)
 GRID = {
     "rrf_k": (10.0, 20.0, 30.0, 60.0),
     "dense_weight": (1.0, 1.5, 2.0),
@@ -41,12 +48,16 @@ GRID = {
     "docs_weight": (1.0, 0.8, 0.6, 0.4),
     "module_level_weight": (1.0, 0.7),
 }
+#: the docstring rerank, searched with the fusion grid's choice (doc_weight 0: off)
+DOC_GRID = {"doc_weight": (0.0, 0.5, 0.75, 1.0, 1.25, 1.5), "doc_depth": (3.0, 5.0, 8.0, 10.0)}
 
 
 def collect(workspace, questions, live) -> list[dict]:
-    """Per (question, branch): each channel's ranked keys, and each key's role and identity."""
+    """Per (question, branch): each channel's ranked keys, each key's role and identity, and
+    the question's similarity to each key's docstring (None: it has none)."""
     searcher = workspace.searcher
     cases = []
+    docs: dict = {}
     for q in questions:
         for branch_name in q.branches:
             branch = searcher.branch(branch_name)
@@ -66,10 +77,17 @@ def collect(workspace, questions, live) -> list[dict]:
                                      result.identity.qualified_name),
                              answer_key(result.path, result.identity.qualified_name), _is_secondary(result),
                              result.identity.symbol_type)
+                docs[key] = docstring_text(result.docstring, result.identity.qualified_name)
             answers = answers_on(q, live[branch_name])
             cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
                           "rankings": rankings, "info": info, "answers": answers,
                           "wanted": wanted_roles(q.question)})
+    texts = sorted({t for t in docs.values() if t} | {case["question"] for case in cases})
+    vectors = {t: v / (np.linalg.norm(v) or 1.0) for t, v in zip(texts, searcher.embedder.embed(texts))}
+    for case in cases:
+        question = vectors[case["question"]]
+        case["doc_similarity"] = {key: float(np.dot(question, vectors[docs[key]])) if docs[key] else None
+                                  for key in case["info"]}
     return cases
 
 
@@ -100,7 +118,14 @@ def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ..
     for case in cases:
         fused = fuse({c: case["rankings"][c] for c in channels}, settings)
         scored = sorted(((item.score * _prior(case, item.key, settings), n, item.key)
-                         for n, item in enumerate(fused)), key=lambda s: (-s[0], s[1]))[:10]
+                         for n, item in enumerate(fused)), key=lambda s: (-s[0], s[1]))
+        if len(channels) > 1 and "dense" in channels and settings.doc_weight > 0 and "doc_similarity" in case:
+            head = scored[:int(settings.doc_depth)]
+            similarity = case["doc_similarity"]
+            new = rescored([s for s, _n, _k in head], [similarity.get(k) for _s, _n, k in head], settings.doc_weight)
+            scored = sorted(((s, n, k) for s, (_old, n, k) in zip(new, head)),
+                            key=lambda s: (-s[0], s[1])) + scored[len(head):]
+        scored = scored[:10]
         rank = next((i for i, (_s, _n, key) in enumerate(scored, 1) if case["info"][key][1] in case["answers"]), None)
         if rank:
             reciprocal += 1 / rank
@@ -125,7 +150,7 @@ def search_grid(cases) -> tuple[RankingSettings, dict]:
     single: dict = {}  # a one-channel mode depends only on rrf_k and the role weights
     for values in itertools.product(*GRID.values()):
         values = dict(zip(GRID, values))
-        settings = RankingSettings(**values, example_weight=values["test_weight"])
+        settings = RankingSettings(**values, example_weight=values["test_weight"], doc_weight=0.0)
         prior_key = (settings.rrf_k, settings.test_weight, settings.docs_weight, settings.module_level_weight)
         if prior_key not in single:
             single[prior_key] = {m: replay(cases, settings, MODES[m]) for m in ("dense", "lexical")}
@@ -137,7 +162,13 @@ def search_grid(cases) -> tuple[RankingSettings, dict]:
         key = (fused["mrr_at_10"], worst_margin >= 0, figures["dense"]["mrr_at_10"])
         if best is None or key > best[0]:
             best = (key, settings, figures)
-    return best[1], best[2]
+    settings, figures = best[1], best[2]
+    for values in itertools.product(*DOC_GRID.values()):
+        candidate = replace(settings, **dict(zip(DOC_GRID, values)))
+        fused = replay(cases, candidate, MODES["fused"])
+        if fused["secondary_share"] <= SECONDARY_TARGET and fused["mrr_at_10"] > figures["fused"]["mrr_at_10"]:
+            settings, figures = candidate, {**figures, "fused": fused}
+    return settings, figures
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -25,6 +25,8 @@ EPOCHS = 1
 STOP = 96
 #: the loss both ways (question -> code and code -> question), measured in round 4
 SYMMETRIC = True
+#: batches from runs of up to GROUP pairs of one file (0: a plain shuffle; fit.make_batches)
+GROUP = 0
 #: the fine-tuned model's share in the weight average with its base (mix.py; 1.0: no mixing)
 ALPHA = 1.0
 #: the hard negative: the library's best BM25 match ("library"), or the own file's ("file")
@@ -114,7 +116,7 @@ def command_fit(args) -> int:
 
         base = str(model_location(BASE_MODEL))
     log = fit(pairs, base, args.work / "model", args.epochs, args.seed, args.checkpoint or [],
-              symmetric=args.symmetric, stop=args.stop or None)
+              symmetric=args.symmetric, stop=args.stop or None, group=args.group)
     (args.work / "fit-log.json").write_text(json.dumps({"base": args.base, "epochs": args.epochs,
                                                          "seed": args.seed, **log}, indent=1) + "\n")
     return 0
@@ -190,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--checkpoint", type=int, action="append", help="also save the model after this step")
         command.add_argument("--symmetric", action=argparse.BooleanOptionalAction, default=SYMMETRIC,
                              help="also train code -> question, the two losses averaged (default: %(default)s)")
+        command.add_argument("--group", type=int, default=GROUP, metavar="N",
+                             help="build batches from runs of up to N pairs of one file (default "
+                                  "%(default)s; 0: a plain shuffle)")
         command.add_argument("--stop", type=int, default=STOP,
                              help="end after this step of the epoch's schedule (default %(default)s; 0: the whole epoch)")
     fit.add_argument("--seed", type=int, default=SEED)

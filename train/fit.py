@@ -23,7 +23,7 @@ WARMUP_SHARE = 0.1
 
 def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
         checkpoints: list[int] | None = None, log=print, symmetric: bool = False,
-        stop: int | None = None) -> dict:
+        stop: int | None = None, group: int = 0) -> dict:
     """Train `base` on `pairs` (query, code, negative) and save it to `out`; returns the log.
 
     `stop` ends the run after that step, the learning-rate schedule still the whole run's (so
@@ -41,12 +41,8 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
     reading_length = model.max_seq_length  # what the product reads at search time, kept on save
     model.max_seq_length = MAX_TOKENS
     model.train()
-    order = list(range(len(pairs)))
-    batches: list[list[int]] = []
     rng = random.Random(seed)
-    for _epoch in range(epochs):
-        rng.shuffle(order)
-        batches += [order[i:i + BATCH] for i in range(0, len(order) - BATCH + 1, BATCH)]
+    batches = [batch for _epoch in range(epochs) for batch in make_batches(pairs, rng, group)]
     total = len(batches)
     warmup = max(1, int(total * WARMUP_SHARE))
     optimiser = torch.optim.AdamW(model.parameters(), lr=LEARNING_RATE, weight_decay=0.01)
@@ -80,8 +76,27 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
         if step in wanted and step != total:
             _save(model, out.parent / f"{out.name}-step{step}", reading_length)
     _save(model, out, reading_length)
-    return {"steps": step, "of": total, "symmetric": symmetric, "seconds": round(time.perf_counter() - started, 1),
+    return {"steps": step, "of": total, "symmetric": symmetric, "group": group, "seconds": round(time.perf_counter() - started, 1),
             "history": history}
+
+
+def make_batches(pairs: list[dict], rng: random.Random, group: int = 0) -> list[list[int]]:
+    """One epoch's batches of BATCH pair indices (a last partial batch dropped).
+
+    With `group`, each file's pairs are shuffled and cut into runs of at most `group`, the
+    runs shuffled and laid end to end before cutting batches: a question then meets up to
+    group - 1 siblings of its own file among its batch's code texts, the neighbours search
+    most often confuses with the answer; without, a plain shuffle of every pair."""
+    order = list(range(len(pairs)))
+    rng.shuffle(order)
+    if group > 0:
+        by_file: dict[tuple[str, str], list[int]] = {}
+        for i in order:
+            by_file.setdefault((pairs[i].get("source", ""), pairs[i].get("path", "")), []).append(i)
+        runs = [members[k:k + group] for members in by_file.values() for k in range(0, len(members), group)]
+        rng.shuffle(runs)
+        order = [i for run in runs for i in run]
+    return [order[i:i + BATCH] for i in range(0, len(order) - BATCH + 1, BATCH)]
 
 
 def batch_loss(scores, symmetric: bool = False):

@@ -19,6 +19,7 @@ import numpy as np
 
 from branchwise.arguments import check_filters
 from branchwise.coverage import Coverage
+from branchwise.docrank import DocstringReranker
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
@@ -189,7 +190,16 @@ class HybridSearch:
             result.name_rank = item.ranks.get("name")
             results.append(result)
         results.sort(key=lambda r: r.score, reverse=True)
+        if len(rankings) > 1 and "dense" in rankings:  # fused: a single-channel mode stays that channel
+            results = self._docstring_reranker.rerank(self._query_vector(question), results,
+                                                      settings.doc_weight, int(settings.doc_depth))
         return results
+
+    @property
+    def _docstring_reranker(self) -> DocstringReranker:
+        if "_doc_reranker" not in self.__dict__:
+            self.__dict__["_doc_reranker"] = DocstringReranker(self.embedder.embed)
+        return self.__dict__["_doc_reranker"]
 
     @property
     def ranking_settings(self) -> RankingSettings:

@@ -1,0 +1,77 @@
+"""Reorder the head of a fused ranking by what each candidate's docstring says it does.
+
+The fused ranking finds the right neighbourhood: on real repositories the answer is in the
+top 10 for 92-99% of questions, but a sibling of the same file (the method next to it, its
+class, a helper) is often above it. A chunk's vector mixes its name, signature, docstring and
+body, and siblings share most of that. Their docstrings are what tells them apart in words, the
+way a question is written: "fail unless the user passes precisely a given count" is closest to
+"returns an error if there are not exactly n args", not to the sibling's "at least N args".
+
+So the first `doc_depth` results of a fused ranking are rescored with the question's cosine
+similarity to each one's docstring (the same model as the dense channel; the docstring's
+leading symbol name, as Go writes it, left out): score + doc_weight x best score x similarity.
+A candidate without a docstring keeps its score; nothing below the head moves, and the head
+stays above it, so scores still fall with rank. Docstring vectors are made at search time (a
+handful of short texts) and remembered per searcher.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from branchwise.models import Result
+
+#: the words of a docstring that are compared with the question (its summary and first details)
+DOC_WORDS = 60
+#: docstring vectors a searcher remembers (a warm MCP server meets the same symbols again)
+CACHE_SIZE = 4096
+
+
+def docstring_text(docstring: str, qualified_name: str) -> str:
+    """The part of a docstring compared with a question: its first DOC_WORDS words, without a
+    leading symbol name ("ExactArgs returns an error ..." -> "returns an error ...")."""
+    words = docstring.split()
+    if words and words[0].rstrip(".,:") == qualified_name.rsplit(".", 1)[-1]:
+        words = words[1:]
+    return " ".join(words[:DOC_WORDS])
+
+
+def rescored(scores: list[float], similarities: list[float | None], weight: float) -> list[float]:
+    """The head's scores (best first) with the docstring bonus: + weight x best x similarity
+    (a negative similarity counts as none, a missing docstring gets none)."""
+    best = scores[0] if scores else 0.0
+    return [score + weight * best * max(0.0, similarity) if similarity is not None else score
+            for score, similarity in zip(scores, similarities)]
+
+
+class DocstringReranker:
+    """Rescores a ranking's head by docstring similarity; keeps the vectors it has made."""
+
+    def __init__(self, embed: Callable[[list[str]], np.ndarray]):
+        self._embed = embed
+        self._vectors: dict[str, np.ndarray] = {}
+
+    def rerank(self, query_vector: np.ndarray, results: list[Result], weight: float, depth: int) -> list[Result]:
+        """`results` (best first) with the first `depth` rescored and reordered."""
+        head = results[:depth]
+        if weight <= 0 or len(head) < 2 or head[0].score <= 0:
+            return results
+        texts = [docstring_text(r.docstring, r.identity.qualified_name) for r in head]
+        vectors = self._vectors_of([t for t in texts if t])
+        query = query_vector / (np.linalg.norm(query_vector) or 1.0)
+        similarities = [float(np.dot(query, vectors[t])) if t else None for t in texts]
+        for result, score in zip(head, rescored([r.score for r in head], similarities, weight)):
+            result.score = score
+        return sorted(head, key=lambda r: r.score, reverse=True) + results[depth:]
+
+    def _vectors_of(self, texts: list[str]) -> dict[str, np.ndarray]:
+        missing = list(dict.fromkeys(t for t in texts if t not in self._vectors))
+        if missing and len(self._vectors) + len(missing) > CACHE_SIZE:
+            self._vectors.clear()
+            missing = list(dict.fromkeys(texts))
+        if missing:
+            for text, vector in zip(missing, self._embed(missing)):
+                self._vectors[text] = vector / (np.linalg.norm(vector) or 1.0)
+        return {t: self._vectors[t] for t in texts}
