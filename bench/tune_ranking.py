@@ -122,7 +122,8 @@ def replay(cases: list[dict], settings: RankingSettings, channels: tuple[str, ..
         if len(channels) > 1 and "dense" in channels and settings.doc_weight > 0 and "doc_similarity" in case:
             head = scored[:int(settings.doc_depth)]
             similarity = case["doc_similarity"]
-            new = rescored([s for s, _n, _k in head], [similarity.get(k) for _s, _n, k in head], settings.doc_weight)
+            new = rescored([s for s, _n, _k in head], [similarity.get(k) for _s, _n, k in head], settings.doc_weight,
+                           [_prior(case, k, settings) for _s, _n, k in head])
             scored = sorted(((s, n, k) for s, (_old, n, k) in zip(new, head)),
                             key=lambda s: (-s[0], s[1])) + scored[len(head):]
         scored = scored[:10]

@@ -136,3 +136,15 @@ def test_the_bonus_is_the_cosine_with_the_docstring_scaled_by_the_best_score():
     expected = 0.1 + 0.5 * 0.2 * max(0.0, float(np.dot(query, embedder.embed(["Fail unless exactly the count."])[0])))
     ranked = DocstringReranker(embedder.embed).rerank(query, results, weight=0.5, depth=2)
     assert next(r.score for r in ranked if r.identity.qualified_name == "b") == pytest.approx(expected)
+
+
+def test_the_role_prior_scales_the_bonus_as_it_scales_the_score():
+    embedder = HashingEmbedder()
+    query = embedder.embed([QUESTION])[0]
+    doc = "Fail unless exactly the given count of arguments is passed."
+    results = [_result("exactly", 0.2, doc), _result("test_exactly", 0.1, doc)]
+    ranked = DocstringReranker(embedder.embed).rerank(
+        query, results, weight=1.0, depth=2, prior=lambda r: 0.4 if r.identity.qualified_name.startswith("test") else 1.0)
+    bonus = {r.identity.qualified_name: r.score for r in ranked}
+    assert bonus["test_exactly"] - 0.1 == pytest.approx(0.4 * (bonus["exactly"] - 0.2))
+    assert bonus["exactly"] > 0.2

@@ -3,16 +3,19 @@
 The fused ranking finds the right neighbourhood: on real repositories the answer is in the
 top 10 for 92-99% of questions, but a sibling of the same file (the method next to it, its
 class, a helper) is often above it. A chunk's vector mixes its name, signature, docstring and
-body, and siblings share most of that. Their docstrings are what tells them apart in words, the
-way a question is written: "fail unless the user passes precisely a given count" is closest to
-"returns an error if there are not exactly n args", not to the sibling's "at least N args".
+body, and siblings share most of that; their docstrings are what tells them apart in words,
+the way a question is written ("exactly n args" against "at least n args").
 
 So the first `doc_depth` results of a fused ranking are rescored with the question's cosine
-similarity to each one's docstring (the same model as the dense channel; the docstring's
-leading symbol name, as Go writes it, left out): score + doc_weight x best score x similarity.
-A candidate without a docstring keeps its score; nothing below the head moves, and the head
-stays above it, so scores still fall with rank. Docstring vectors are made at search time (a
-handful of short texts) and remembered per searcher.
+similarity to each one's docstring (the same model as the dense channel; a leading symbol
+name, as Go writes it, left out):
+
+    score + doc_weight x best score x similarity x the candidate's role prior
+
+(a test's docstring lifts it no more than its words did). A candidate without a docstring
+keeps its score; nothing below the head moves, and the head stays above it, so scores still
+fall with rank. Docstring vectors are made at search time (a handful of short texts) and
+remembered per searcher.
 """
 
 from __future__ import annotations
@@ -38,12 +41,14 @@ def docstring_text(docstring: str, qualified_name: str) -> str:
     return " ".join(words[:DOC_WORDS])
 
 
-def rescored(scores: list[float], similarities: list[float | None], weight: float) -> list[float]:
-    """The head's scores (best first) with the docstring bonus: + weight x best x similarity
-    (a negative similarity counts as none, a missing docstring gets none)."""
+def rescored(scores: list[float], similarities: list[float | None], weight: float,
+             priors: list[float] | None = None) -> list[float]:
+    """The head's scores (best first) with the docstring bonus: + weight x best x similarity x
+    the result's role prior (a negative similarity counts as none, a missing docstring gets none)."""
     best = scores[0] if scores else 0.0
-    return [score + weight * best * max(0.0, similarity) if similarity is not None else score
-            for score, similarity in zip(scores, similarities)]
+    priors = priors or [1.0] * len(scores)
+    return [score + weight * best * max(0.0, similarity) * prior if similarity is not None else score
+            for score, similarity, prior in zip(scores, similarities, priors)]
 
 
 class DocstringReranker:
@@ -53,8 +58,11 @@ class DocstringReranker:
         self._embed = embed
         self._vectors: dict[str, np.ndarray] = {}
 
-    def rerank(self, query_vector: np.ndarray, results: list[Result], weight: float, depth: int) -> list[Result]:
-        """`results` (best first) with the first `depth` rescored and reordered."""
+    def rerank(self, query_vector: np.ndarray, results: list[Result], weight: float, depth: int,
+               prior: Callable[[Result], float] = lambda _result: 1.0) -> list[Result]:
+        """`results` (best first) with the first `depth` rescored and reordered; `prior` is the
+        role prior already in each result's score, applied to its bonus too (a test's docstring
+        lifts it no more than its words did)."""
         head = results[:depth]
         if weight <= 0 or len(head) < 2 or head[0].score <= 0:
             return results
@@ -62,7 +70,8 @@ class DocstringReranker:
         vectors = self._vectors_of([t for t in texts if t])
         query = query_vector / (np.linalg.norm(query_vector) or 1.0)
         similarities = [float(np.dot(query, vectors[t])) if t else None for t in texts]
-        for result, score in zip(head, rescored([r.score for r in head], similarities, weight)):
+        priors = [prior(r) for r in head]
+        for result, score in zip(head, rescored([r.score for r in head], similarities, weight, priors)):
             result.score = score
         return sorted(head, key=lambda r: r.score, reverse=True) + results[depth:]
 

@@ -179,12 +179,16 @@ class HybridSearch:
                       for key, _score in ranking if key not in dense}
             unranked["dense"] = self._without_vector(others)
         wanted = wanted_roles(question)
+
+        def prior(result: Result) -> float:
+            role = role_of(result.path, result.path_class.value, result.identity.language,
+                           result.identity.qualified_name)
+            return prior_factor(role, wanted, settings, result.identity.symbol_type)
+
         results = []
         for item in fuse(rankings, settings, unranked):
             result = self._result(item.key, item.score, branch)
-            role = role_of(result.path, result.path_class.value, result.identity.language,
-                           result.identity.qualified_name)
-            result.score = item.score * prior_factor(role, wanted, settings, result.identity.symbol_type)
+            result.score = item.score * prior(result)
             result.dense_rank = item.ranks.get("dense")
             result.lexical_rank = item.ranks.get("lexical")
             result.name_rank = item.ranks.get("name")
@@ -192,7 +196,7 @@ class HybridSearch:
         results.sort(key=lambda r: r.score, reverse=True)
         if len(rankings) > 1 and "dense" in rankings:  # fused: a single-channel mode stays that channel
             results = self._docstring_reranker.rerank(self._query_vector(question), results,
-                                                      settings.doc_weight, int(settings.doc_depth))
+                                                      settings.doc_weight, int(settings.doc_depth), prior)
         return results
 
     @property
