@@ -9,7 +9,7 @@ the target is taken, and the same setting is then reported on the other reposito
 channel rankings of each (question, branch) are collected once through the searcher's own
 channels; fusion and the prior are then replayed in memory for every setting of the grid.
 The docstring rerank of the fused head (docrank.py) is tuned after the fusion grid, with the
-fusion chosen: the question's similarity to each candidate's docstring is collected with the
+fusion chosen: the question's similarity to each candidate's description is collected with the
 rankings, and DOC_GRID is replayed through docrank.rescored, as search applies it.
 """
 
@@ -28,7 +28,7 @@ from bench.report import print_json
 
 import numpy as np
 
-from branchwise.docrank import docstring_text, rescored
+from branchwise.docrank import description, rescored
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
 
@@ -77,7 +77,7 @@ def collect(workspace, questions, live) -> list[dict]:
                                      result.identity.qualified_name),
                              answer_key(result.path, result.identity.qualified_name), _is_secondary(result),
                              result.identity.symbol_type)
-                docs[key] = docstring_text(result.docstring, result.identity.qualified_name)
+                docs[key] = description(result.docstring, result.identity.qualified_name)
             answers = answers_on(q, live[branch_name])
             cases.append({"question": q.question, "kind": q.kind, "branch": branch_name,
                           "rankings": rankings, "info": info, "answers": answers,

@@ -7,15 +7,15 @@ body, and siblings share most of that; their docstrings are what tells them apar
 the way a question is written ("exactly n args" against "at least n args").
 
 So the first `doc_depth` results of a fused ranking are rescored with the question's cosine
-similarity to each one's docstring (the same model as the dense channel; a leading symbol
-name, as Go writes it, left out):
+similarity to each one's description (the same model as the dense channel): its docstring
+(a leading symbol name, as Go writes it, left out), or for code without one its name in
+words, the shortest description its author gave:
 
     score + doc_weight x best score x similarity x the candidate's role prior
 
-(a test's docstring lifts it no more than its words did). A candidate without a docstring
-keeps its score; nothing below the head moves, and the head stays above it, so scores still
-fall with rank. Docstring vectors are made at search time (a handful of short texts) and
-remembered per searcher.
+(a test's docstring lifts it no more than its words did). Nothing below the head moves, and
+the head stays above it, so scores still fall with rank. The descriptions' vectors are made
+at search time (a handful of short texts) and remembered per searcher.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from branchwise.chunking.embedding_text import split_words
 from branchwise.models import Result
 
 #: the words of a docstring that are compared with the question (its summary and first details)
@@ -32,13 +33,15 @@ DOC_WORDS = 60
 CACHE_SIZE = 4096
 
 
-def docstring_text(docstring: str, qualified_name: str) -> str:
-    """The part of a docstring compared with a question: its first DOC_WORDS words, without a
-    leading symbol name ("ExactArgs returns an error ..." -> "returns an error ...")."""
+def description(docstring: str, qualified_name: str) -> str:
+    """What a candidate says it does, compared with the question: its docstring's first
+    DOC_WORDS words without a leading symbol name ("ExactArgs returns an error ..." -> "returns
+    an error ..."); for code without a docstring, its qualified name in words
+    (`Command.stripFlags` -> "command strip flags")."""
     words = docstring.split()
     if words and words[0].rstrip(".,:") == qualified_name.rsplit(".", 1)[-1]:
         words = words[1:]
-    return " ".join(words[:DOC_WORDS])
+    return " ".join(words[:DOC_WORDS]) or split_words(qualified_name)
 
 
 def rescored(scores: list[float], similarities: list[float | None], weight: float,
@@ -66,7 +69,7 @@ class DocstringReranker:
         head = results[:depth]
         if weight <= 0 or len(head) < 2 or head[0].score <= 0:
             return results
-        texts = [docstring_text(r.docstring, r.identity.qualified_name) for r in head]
+        texts = [description(r.docstring, r.identity.qualified_name) for r in head]
         vectors = self._vectors_of([t for t in texts if t])
         query = query_vector / (np.linalg.norm(query_vector) or 1.0)
         similarities = [float(np.dot(query, vectors[t])) if t else None for t in texts]
