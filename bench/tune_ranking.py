@@ -8,8 +8,8 @@ questions only (every branch), the best setting whose tests/docs/examples share 
 the target is taken, and the same setting is then reported on the other repository. The
 channel rankings of each (question, branch) are collected once through the searcher's own
 channels; fusion and the prior are then replayed in memory for every setting of the grid.
-The docstring rerank of the fused head (docrank.py) is tuned after the fusion grid, with the
-fusion chosen: the question's similarity to each candidate's description is collected with the
+The docstring rerank of the fused head (docrank.py) is tuned on its own grid with the fusion
+and the prior at their defaults (the fusion grid runs with it off): the question's similarity to each candidate's description is collected with the
 rankings, and DOC_GRID is replayed through docrank.rescored, as search applies it.
 """
 
@@ -163,13 +163,18 @@ def search_grid(cases) -> tuple[RankingSettings, dict]:
         key = (fused["mrr_at_10"], worst_margin >= 0, figures["dense"]["mrr_at_10"])
         if best is None or key > best[0]:
             best = (key, settings, figures)
-    settings, figures = best[1], best[2]
+    return best[1], best[2]
+
+
+def search_doc_grid(cases, base: RankingSettings) -> tuple[RankingSettings, dict]:
+    """The docstring rerank's settings (DOC_GRID) on top of `base`'s fusion and prior."""
+    best = None
     for values in itertools.product(*DOC_GRID.values()):
-        candidate = replace(settings, **dict(zip(DOC_GRID, values)))
-        fused = replay(cases, candidate, MODES["fused"])
-        if fused["secondary_share"] <= SECONDARY_TARGET and fused["mrr_at_10"] > figures["fused"]["mrr_at_10"]:
-            settings, figures = candidate, {**figures, "fused": fused}
-    return settings, figures
+        settings = replace(base, **dict(zip(DOC_GRID, values)))
+        fused = replay(cases, settings, MODES["fused"])
+        if fused["secondary_share"] <= SECONDARY_TARGET and (best is None or fused["mrr_at_10"] > best[0]):
+            best = (fused["mrr_at_10"], settings)
+    return best[1], report(cases, best[1])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -204,11 +209,15 @@ def main(argv: list[str] | None = None) -> int:
         saved.write_bytes(pickle.dumps(cases[repo]))
         print(f"{repo}: {len(cases[repo])} cases collected", file=sys.stderr, flush=True)
     settings, tuned = search_grid(cases[args.tune])
+    doc_settings, doc_tuned = search_doc_grid(cases[args.tune], replace(RankingSettings(), doc_weight=0.0))
     doc = {"model": args.model or DEFAULT_MODEL, "tuned_on": args.tune, "settings": asdict(settings),
            "untuned": {repo: report(c, UNTUNED) for repo, c in cases.items()},
            "defaults_before": {"settings": asdict(RankingSettings()),
                                **{repo: report(c, RankingSettings()) for repo, c in cases.items()}},
-           "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)}}
+           "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)},
+           # the docstring rerank's grid with the fusion and prior at their defaults
+           "doc_settings": {k: getattr(doc_settings, k) for k in DOC_GRID},
+           "doc_tuned": {args.tune: doc_tuned, args.check: report(cases[args.check], doc_settings)}}
     return print_json(doc, args.out)
 
 

@@ -69,9 +69,10 @@ class RankingSettings:
     #: score multiplier of module-level source chunks (MODULE_LEVEL_KINDS) (1 = off)
     module_level_weight: float = 0.7
     #: the fused ranking's head rescored by the question's similarity to each docstring
-    #: (docrank.py): the bonus's weight (0 = off) and how many results it reorders
-    doc_weight: float = 1.0
-    doc_depth: float = 5
+    #: (docrank.py): the bonus's weight (0 = off) and how many results it reorders; tuned on
+    #: cobra and checked on click (bench.tune_ranking's doc grid)
+    doc_weight: float = 0.75
+    doc_depth: float = 10
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":
