@@ -28,7 +28,8 @@ from bench.report import print_json
 
 import numpy as np
 
-from branchwise.docrank import description, rescored
+from branchwise.chunking.embedding_text import description
+from branchwise.docrank import rescored
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from branchwise.docrank import DocstringReranker, description
+from branchwise.chunking.embedding_text import description
+from branchwise.docrank import DocstringReranker
 from branchwise.embedding.hashing import HashingEmbedder
 from branchwise.models import Identity, Result
 from branchwise.search import SearchRequest

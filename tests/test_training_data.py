@@ -68,6 +68,7 @@ def _write_manifest(tmp_path: Path, files: list[dict]) -> Path:
 
 def test_pairs_are_the_text_the_index_embeds_with_and_without_the_docstring(tmp_path):
     from branchwise.chunking import chunk_file
+    from branchwise.embedding.described import split_described
 
     code = ('class Cache:\n    def evict(self, key):\n        """Remove one entry from the cache. Later text.\n\n'
             '        More.\n        """\n        del self.items[key]\n')
@@ -75,12 +76,14 @@ def test_pairs_are_the_text_the_index_embeds_with_and_without_the_docstring(tmp_
     [(query, documented, bare, name)] = file_pairs(_source(tmp_path), tmp_path / "cache.py", code.encode())
     assert (query, name) == ("Remove one entry from the cache.", "Cache.evict")
     indexed = {c.identity.qualified_name: c.embedding_text for c in chunk_file("r", "cache.py", code.encode()).chunks}
-    assert documented == indexed["Cache.evict"]
+    # the passage the index embeds; its description (the docstring's first words) is left out
+    passage, description = split_described(indexed["Cache.evict"])
+    assert documented == passage and description.startswith("Remove one entry")
     assert "Remove one entry" not in bare and bare.endswith("del self.items[key]")
     undocumented = code.replace('        """Remove one entry from the cache. Later text.\n\n        More.\n        """\n', "")
     plain = {c.identity.qualified_name: c.embedding_text
              for c in chunk_file("r", "cache.py", undocumented.encode()).chunks}
-    assert bare == plain["Cache.evict"]
+    assert bare == split_described(plain["Cache.evict"])[0]
 
 
 def test_a_rust_library_gives_pairs_from_its_code_and_none_from_its_tests_or_benchmarks(tmp_path):

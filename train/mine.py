@@ -89,6 +89,7 @@ def file_pairs(source: Source, path: Path, data: bytes) -> list[tuple[str, str, 
     """(query, text with docstring, text without, qualified name) per documented symbol of a file."""
     from branchwise.chunking import embedding_text
     from branchwise.chunking.chunker import chunk_file
+    from branchwise.embedding.described import split_described
     from branchwise.models import PathClass
 
     relative = path.relative_to(source.root).as_posix()
@@ -109,7 +110,10 @@ def file_pairs(source: Source, path: Path, data: bytes) -> list[tuple[str, str, 
         args, kwargs = composed[chunk.embedding_text]
         symbol_type, qualified_name, parent, signature, _doc, body = args[:6]
         bare = embedding_text.compose(symbol_type, qualified_name, parent, signature, "", body, **kwargs)
-        out.append((query, chunk.embedding_text, bare, chunk.identity.qualified_name))
+        # the passage only: the description (the docstring's first words, after the mark) would
+        # hand the question to the code text; the shipped model was trained on passages
+        out.append((query, split_described(chunk.embedding_text)[0], split_described(bare)[0],
+                    chunk.identity.qualified_name))
     return out
 
 

@@ -24,24 +24,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from branchwise.chunking.embedding_text import split_words
+from branchwise.chunking.embedding_text import description
 from branchwise.models import Result
 
-#: the words of a docstring that are compared with the question (its summary and first details)
-DOC_WORDS = 60
 #: docstring vectors a searcher remembers (a warm MCP server meets the same symbols again)
 CACHE_SIZE = 4096
-
-
-def description(docstring: str, qualified_name: str) -> str:
-    """What a candidate says it does, compared with the question: its docstring's first
-    DOC_WORDS words without a leading symbol name ("ExactArgs returns an error ..." -> "returns
-    an error ..."); for code without a docstring, its qualified name in words
-    (`Command.stripFlags` -> "command strip flags")."""
-    words = docstring.split()
-    if words and words[0].rstrip(".,:") == qualified_name.rsplit(".", 1)[-1]:
-        words = words[1:]
-    return " ".join(words[:DOC_WORDS]) or split_words(qualified_name)
 
 
 def rescored(scores: list[float], similarities: list[float | None], weight: float,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from branchwise.chunking import chunk_file, path_embedding_text
 from branchwise.chunking.embedding_text import MAX_CHARS, split_words
+from branchwise.embedding.described import split_described
 
 
 def test_split_words_and_path_text():
@@ -44,9 +45,11 @@ def test_class_text_is_an_outline_without_bodies():
     chunks = {c.identity.qualified_name: c for c in chunk_file("r", "cart.py", source).chunks}
     cart = chunks["Cart"]
     assert cart.text == source.decode().rstrip("\n")
-    assert cart.embedding_text.splitlines() == [
+    passage, description = split_described(cart.embedding_text)
+    assert passage.splitlines() == [
         "class Cart", "cart", "class Cart:", "A cart.", "items: list", "def add(self, item):",
     ]
+    assert description == "A cart."
 
 
 def test_rust_struct_outline_lists_impl_methods():

@@ -7,7 +7,8 @@ import hashlib
 import pytest
 
 from branchwise.chunking import chunk_file, line_range_bytes, lines_hash
-from branchwise.chunking.embedding_text import MAX_CHARS
+from branchwise.chunking.embedding_text import DESCRIPTION_WORDS, MAX_CHARS, split_words
+from branchwise.embedding.described import split_described
 from branchwise.chunking.outline_key import assemble, marker_names, outline_hash, skeleton
 from branchwise.secrets import redact
 from chunking_support import DATA, branch_files, data_files
@@ -38,7 +39,9 @@ def assert_invariants(repository: str, path: str, data: bytes) -> None:
             if all(m.signature == redact(m.signature) for m in ordered):  # no secret in a signature
                 assert chunk.content_hash == outline_hash(cut, [m.signature for m in ordered])
         assert chunk.identity.path == path and chunk.identity.repository == repository
-        assert len(chunk.embedding_text) <= MAX_CHARS
+        passage, description = split_described(chunk.embedding_text)
+        assert len(passage) <= MAX_CHARS  # the passage within the model's reading
+        assert len(description.split()) <= DESCRIPTION_WORDS or description == split_words(chunk.identity.qualified_name)
         assert chunk.path_class == result.path_class and chunk.class_reason == result.class_reason
         if chunk.parent is not None:
             assert chunk.parent.path == path

@@ -12,7 +12,9 @@ reuses every symbol vector. A chunk's text is, line by line:
     <body, or for classes and other containers the outline: fields and member signatures>
 
 and stays under MAX_CHARS (the model reads ~256 tokens); the body is cut at a line
-boundary to fit, after the parts above it.
+boundary to fit, after the parts above it. After DESCRIPTION_MARK comes the symbol's
+description (`description`: its docstring's first words, else its name in words), which the
+embedder embeds on its own and mixes in (embedding/described.py).
 """
 
 from __future__ import annotations
@@ -20,11 +22,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from branchwise.embedding.described import DESCRIPTION_MARK
+
 MAX_CHARS = 1500
 #: names the composition below; stored in the index, so a change re-embeds once (recipe.py).
 #: outline-2: the same texts, and containers keyed by their outline (re-keyed once, recipe.py)
 #: sections-1: Markdown/reST cut into sections, overload stubs folded (re-chunked once, rechunk.py)
-TEXT_RECIPE = "sections-1"
+#: described-1: each text ends with the symbol's description, mixed in at weight 0.75
+TEXT_RECIPE = "described-1"
+#: the words of a docstring that describe a symbol (its summary and first details)
+DESCRIPTION_WORDS = 60
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_SEPARATORS = re.compile(r"[/\\._\-\s]+")
@@ -49,6 +56,20 @@ def compose(
     body: str,
     path: str = "",
 ) -> str:
+    """A symbol's embedding text: its passage, then its description after DESCRIPTION_MARK."""
+    return passage(symbol_type, qualified_name, parent_name, signature, docstring, body) + DESCRIPTION_MARK \
+        + description(docstring, qualified_name)
+
+
+def passage(
+    symbol_type: str,
+    qualified_name: str,
+    parent_name: str | None,
+    signature: str,
+    docstring: str,
+    body: str,
+) -> str:
+    """The text the model reads as one passage (compose() without the description)."""
     head = [f"{symbol_type} {qualified_name}", split_words(qualified_name)]
     if parent_name:
         head.append(f"in {parent_name}")
@@ -60,6 +81,16 @@ def compose(
     if docstring:
         text = _append(text, docstring.splitlines(), MAX_CHARS * 2 // 3)
     return _append(text, _compact(body), MAX_CHARS)
+
+
+def description(docstring: str, qualified_name: str) -> str:
+    """What a symbol says it does: its docstring's first DESCRIPTION_WORDS words without a
+    leading symbol name ("ExactArgs returns an error ..." -> "returns an error ..."); for code
+    without a docstring, its qualified name in words (`Command.stripFlags` -> "command strip flags")."""
+    words = docstring.split()
+    if words and words[0].rstrip(".,:") == qualified_name.rsplit(".", 1)[-1]:
+        words = words[1:]
+    return " ".join(words[:DESCRIPTION_WORDS]) or split_words(qualified_name)
 
 
 def outline_body(fields: list[str], members: list[str]) -> str:

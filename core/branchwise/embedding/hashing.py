@@ -11,6 +11,8 @@ import re
 
 import numpy as np
 
+from branchwise.embedding.described import embed_described
+
 
 class HashingEmbedder:
     """A real, deterministic embedding by feature hashing (`hashing-<dim>`)."""
@@ -20,6 +22,9 @@ class HashingEmbedder:
         self.name = f"hashing-{dim}"
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        return embed_described(self._encode, texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             for token in _hash_tokens(text):

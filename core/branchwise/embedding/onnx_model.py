@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from branchwise.embedding.described import embed_described
+
 from branchwise.embedding.onnx_export import MANIFEST, MODEL_FILE, ensure_export
 
 
@@ -67,6 +69,9 @@ class OnnxEmbedder:
         self._tokenizer = tokenizer
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        return embed_described(self._encode, texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         self._load()

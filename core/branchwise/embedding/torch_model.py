@@ -10,6 +10,8 @@ import os
 
 import numpy as np
 
+from branchwise.embedding.described import embed_described
+
 from branchwise.embedding.location import model_location
 from branchwise.errors import UsageError
 
@@ -50,6 +52,9 @@ class SentenceTransformerEmbedder:
         return self._model
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        return embed_described(self._encode, texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
