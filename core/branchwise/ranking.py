@@ -68,10 +68,11 @@ class RankingSettings:
     example_weight: float = 0.4
     #: score multiplier of module-level source chunks (MODULE_LEVEL_KINDS) (1 = off)
     module_level_weight: float = 0.7
-    #: the fused ranking's head rescored by the question's similarity to each docstring
-    #: (docrank.py): the bonus's weight (0 = off) and how many results it reorders; tuned on
-    #: cobra and checked on click (bench.tune_ranking's doc grid)
-    doc_weight: float = 0.75
+    #: the fused ranking's head rescored by the question's similarity to each description
+    #: (docrank.py): the bonus's weight (0 = off) and how many results it reorders. Off: since
+    #: symbol vectors carry their description (embedding/described.py) it adds on click and
+    #: takes away on cobra, where it is tuned (bench/results/2026-12-04-model-round5.md)
+    doc_weight: float = 0.0
     doc_depth: float = 10
 
     @classmethod
