@@ -30,8 +30,9 @@ MAX_CHARS = 1500
 #: sections-1: Markdown/reST cut into sections, overload stubs folded (re-chunked once, rechunk.py)
 #: described-1: each text ends with the symbol's description, mixed in at weight 0.75
 TEXT_RECIPE = "described-1"
-#: the words of a docstring that describe a symbol (its summary and first details)
-DESCRIPTION_WORDS = 60
+#: the words of a docstring that describe a symbol: about its summary sentence (20 words did
+#: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
+DESCRIPTION_WORDS = 20
 
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _PATH_SEPARATORS = re.compile(r"[/\\._\-\s]+")
