@@ -8,8 +8,8 @@ questions only (every branch), the best setting whose tests/docs/examples share 
 the target is taken, and the same setting is then reported on the other repository. The
 channel rankings of each (question, branch) are collected once through the searcher's own
 channels; fusion and the prior are then replayed in memory for every setting of the grid.
-The docstring rerank of the fused head (docrank.py) is tuned on its own grid with the fusion
-and the prior at their defaults (the fusion grid runs with it off): the question's similarity to each candidate's description is collected with the
+The docstring rerank of the fused head (docrank.py) is tuned on its own grid on top of the
+tuned fusion and prior (the fusion grid runs with it off): the question's similarity to each candidate's description is collected with the
 rankings, and DOC_GRID is replayed through docrank.rescored, as search applies it.
 """
 
@@ -33,7 +33,9 @@ from branchwise.docrank import rescored
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search import SearchRequest
 
-SECONDARY_TARGET = 0.20
+#: the share of top-10 slots tests, docs and examples may take for behaviour questions (the
+#: guarantee tests/test_realrepo_with_model.py holds cobra to)
+SECONDARY_TARGET = 0.10
 #: the ranking before tuning: even weights, k = 60, no prior
 UNTUNED = RankingSettings(rrf_k=60.0, dense_weight=1.0, lexical_weight=1.0, name_weight=1.0,
                           test_weight=1.0, docs_weight=1.0, example_weight=1.0, module_level_weight=1.0,
@@ -46,7 +48,7 @@ GRID = {
     # which these questions in words never do: its weight is not theirs to lower
     "name_weight": (1.0, 2.0),
     "test_weight": (0.6, 0.4, 0.3, 0.2),
-    "docs_weight": (1.0, 0.8, 0.6, 0.4),
+    "docs_weight": (1.0, 0.8, 0.6, 0.4, 0.2),
     "module_level_weight": (1.0, 0.7),
 }
 #: the docstring rerank, searched with the fusion grid's choice (doc_weight 0: off)
@@ -168,12 +170,13 @@ def search_grid(cases) -> tuple[RankingSettings, dict]:
 
 
 def search_doc_grid(cases, base: RankingSettings) -> tuple[RankingSettings, dict]:
-    """The docstring rerank's settings (DOC_GRID) on top of `base`'s fusion and prior."""
-    best = None
+    """The docstring rerank's settings (DOC_GRID) on top of `base`'s fusion and prior (base
+    itself, the rerank off, when no setting keeps the secondary share within the target)."""
+    best = (-1.0, base)
     for values in itertools.product(*DOC_GRID.values()):
         settings = replace(base, **dict(zip(DOC_GRID, values)))
         fused = replay(cases, settings, MODES["fused"])
-        if fused["secondary_share"] <= SECONDARY_TARGET and (best is None or fused["mrr_at_10"] > best[0]):
+        if fused["secondary_share"] <= SECONDARY_TARGET and fused["mrr_at_10"] > best[0]:
             best = (fused["mrr_at_10"], settings)
     return best[1], report(cases, best[1])
 
@@ -210,13 +213,13 @@ def main(argv: list[str] | None = None) -> int:
         saved.write_bytes(pickle.dumps(cases[repo]))
         print(f"{repo}: {len(cases[repo])} cases collected", file=sys.stderr, flush=True)
     settings, tuned = search_grid(cases[args.tune])
-    doc_settings, doc_tuned = search_doc_grid(cases[args.tune], replace(RankingSettings(), doc_weight=0.0))
+    doc_settings, doc_tuned = search_doc_grid(cases[args.tune], settings)
     doc = {"model": args.model or DEFAULT_MODEL, "tuned_on": args.tune, "settings": asdict(settings),
            "untuned": {repo: report(c, UNTUNED) for repo, c in cases.items()},
            "defaults_before": {"settings": asdict(RankingSettings()),
                                **{repo: report(c, RankingSettings()) for repo, c in cases.items()}},
            "tuned": {args.tune: tuned, args.check: report(cases[args.check], settings)},
-           # the docstring rerank's grid with the fusion and prior at their defaults
+           # the docstring rerank's grid on top of the tuned fusion and prior
            "doc_settings": {k: getattr(doc_settings, k) for k in DOC_GRID},
            "doc_tuned": {args.tune: doc_tuned, args.check: report(cases[args.check], doc_settings)}}
     return print_json(doc, args.out)

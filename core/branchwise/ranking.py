@@ -65,7 +65,7 @@ class RankingSettings:
     name_weight: float = 1.0
     #: score multipliers of non-source roles when the question does not ask for them (1 = off)
     test_weight: float = 0.4
-    docs_weight: float = 0.4
+    docs_weight: float = 0.2
     example_weight: float = 0.4
     #: score multiplier of module-level source chunks (MODULE_LEVEL_KINDS) (1 = off)
     module_level_weight: float = 0.7
