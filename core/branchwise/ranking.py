@@ -57,11 +57,13 @@ class RankingSettings:
     """The `[ranking]` table of config.toml (see README, "Ranking")."""
 
     # defaults tuned on cobra's questions and checked on click's (python -m bench.tune_ranking),
-    # last for the description vectors of text recipe described-1 (2026-12-04-model-round5.md)
+    # last for the description vectors of text recipe described-1, and on the language bundles:
+    # cobra's best (rrf_k 10, lexical 0.5) lost there, so the next setting that did not
+    # (bench/results/2026-12-04-model-round5.md)
     #: reciprocal-rank constant: larger flattens the difference between neighbouring ranks
-    rrf_k: float = 10.0
+    rrf_k: float = 20.0
     dense_weight: float = 2.0
-    lexical_weight: float = 0.5
+    lexical_weight: float = 1.0
     name_weight: float = 1.0
     #: score multipliers of non-source roles when the question does not ask for them (1 = off)
     test_weight: float = 0.4
