@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from branchwise.chunking.embedding_text import description
+from branchwise.chunking.embedding_text import DESCRIPTION_WORDS, description
 from branchwise.docrank import DocstringReranker
 from branchwise.embedding.hashing import HashingEmbedder
 from branchwise.models import Identity, Result
@@ -44,7 +44,7 @@ def test_the_description_is_the_docstring_without_a_leading_name_else_the_name_i
         "returns an error if there are not exactly n args."
     assert description("Return the value.", "Command.value") == "Return the value."
     assert description("Value returns it.", "Command.Value") == "returns it."
-    assert len(description("word " * 500, "f").split()) == 60
+    assert len(description("word " * 500, "f").split()) == DESCRIPTION_WORDS
     assert description("", "Command.stripFlags") == "command strip flags"
     assert description("  \n", "ProgressBar.format_eta") == "progress bar format eta"
 

@@ -102,7 +102,7 @@ def test_questions_that_ask_for_tests_docs_or_examples():
 
 
 def test_module_level_source_comes_after_definitions_unless_a_role_is_asked_for():
-    settings = RankingSettings(module_level_weight=0.5, test_weight=0.3)
+    settings = RankingSettings(module_level_weight=0.5, test_weight=0.3, docs_weight=0.4, example_weight=0.4)
     behaviour = frozenset()
     assert prior_factor("source", behaviour, settings, "function") == 1.0
     assert prior_factor("source", behaviour, settings, "struct") == 1.0
