@@ -60,6 +60,19 @@ def test_onnx_vectors_match_the_torch_reference_closely():
 
 
 @pytest.mark.model
+def test_texts_embedded_side_by_side_get_the_vectors_they_get_one_by_one(monkeypatch):
+    monkeypatch.setenv("BRANCHWISE_THREADS", "2")
+    shipped = get_embedder(model_identity(DEFAULT_MODEL, "onnx-int8"))
+    side_by_side = OnnxEmbedder(shipped.model, shipped.name)
+    one_by_one = OnnxEmbedder(shipped.model, shipped.name, side_by_side=False)
+    texts = CODE * 3
+    together = side_by_side.embed(texts)
+    assert side_by_side._pool is not None  # the texts really ran on two workers
+    assert np.array_equal(together, one_by_one.embed(texts))
+    assert np.array_equal(together[::-1], side_by_side.embed(texts[::-1]))
+
+
+@pytest.mark.model
 def _embed_in_a_fresh_interpreter(identity: str, cache: Path) -> list[str]:
     script = ("import sys; from branchwise.embedding import get_embedder; "
               f"v = get_embedder({identity!r}).embed(['open a file']); "
