@@ -6,6 +6,7 @@
     python -m train fit [--epochs N] [--checkpoint STEP]... [--no-symmetric] [--stop STEP]
     python -m train mix [--model DIR] [--alpha A]   # average with the base model's weights
     python -m train ship [--model DIR] [--name NAME]
+    python -m train env [TRAINING_JSON]  # what differs from a shipped model's training run
 """
 
 from __future__ import annotations
@@ -164,6 +165,37 @@ def command_ship(args) -> int:
     return 0
 
 
+def command_env(args) -> int:
+    """This machine's training environment against the one a shipped model was trained in."""
+    from branchwise.embedding.location import SHIPPED_MODELS_DIR, model_location
+    from train.environment import differences, environment, training_threads
+
+    path = args.training or SHIPPED_MODELS_DIR / SHIPPED_NAME / "training.json"
+    try:
+        recorded = (json.loads(Path(path).read_text()).get("fit") or {}).get("environment")
+    except (OSError, ValueError, AttributeError) as error:
+        print(f"train: cannot read {path}: {error}", file=sys.stderr)
+        return 2
+    import torch  # its CPU kernels and threads are part of the environment
+
+    torch.set_num_threads(training_threads())
+    current = environment(Path(model_location(BASE_MODEL)))
+    print(json.dumps(current, indent=1))
+    if not recorded:
+        print(f"{path} records no environment (trained before environments were recorded): "
+              "a rebuild can match it only by chance", file=sys.stderr)
+        return 1
+    changed = differences(recorded, current)
+    for line in changed:
+        print(f"differs: {line}")
+    if changed:
+        print(f"train: {len(changed)} difference(s) from {path}: a rebuild here will not be byte-identical",
+              file=sys.stderr)
+        return 1
+    print(f"same environment as {path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     _product_on_path()
     parser = argparse.ArgumentParser(prog="python -m train", description=__doc__.split("\n")[0],
@@ -207,7 +239,11 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--name", default=SHIPPED_NAME)
     for command in (mix_, ship_):
         command.add_argument("--model", type=Path, help="a model directory (default: the work directory's model)")
+    env = sub.add_parser("env", help="compare this machine's training environment with a shipped model's")
+    env.add_argument("training", type=Path, nargs="?", help=f"a training.json (default: {SHIPPED_NAME}'s)")
     args = parser.parse_args(argv)
+    if args.command == "env":
+        return command_env(args)
     if args.command == "mine":
         return command_mine(args)
     if args.command == "check":

@@ -34,9 +34,11 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
     import torch
     from sentence_transformers import SentenceTransformer
 
+    from train.environment import environment, training_threads
+
     random.seed(seed)
     torch.manual_seed(seed)
-    torch.set_num_threads(max(1, len(__import__("os").sched_getaffinity(0))))
+    torch.set_num_threads(training_threads())
     model = SentenceTransformer(base, device="cpu")
     reading_length = model.max_seq_length  # what the product reads at search time, kept on save
     model.max_seq_length = MAX_TOKENS
@@ -77,7 +79,7 @@ def fit(pairs: list[dict], base: str, out: Path, epochs: int, seed: int,
             _save(model, out.parent / f"{out.name}-step{step}", reading_length)
     _save(model, out, reading_length)
     return {"steps": step, "of": total, "symmetric": symmetric, "group": group, "seconds": round(time.perf_counter() - started, 1),
-            "history": history}
+            "history": history, "environment": environment(Path(base))}
 
 
 def make_batches(pairs: list[dict], rng: random.Random, group: int = 0) -> list[list[int]]:
