@@ -189,7 +189,7 @@ def command_env(args) -> int:
     for line in changed:
         print(f"differs: {line}")
     if changed:
-        print(f"train: {len(changed)} difference(s) from {path}: a rebuild here will not be byte-identical",
+        print(f"train: {len(changed)} difference(s) from {path}: a rebuild here may not be byte-identical",
               file=sys.stderr)
         return 1
     print(f"same environment as {path}")
