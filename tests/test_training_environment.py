@@ -10,6 +10,7 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from types import SimpleNamespace
 
 from train.environment import differences, environment
 
@@ -65,3 +66,24 @@ def test_an_unreadable_training_file_is_one_line_and_exit_2(tmp_path):
     broken.write_text("{not json")
     result = _env_command(str(broken))
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "cannot read" in result.stderr
+
+
+def test_a_rebuild_says_first_how_its_environment_differs_from_the_shipped_run(tmp_path, monkeypatch, capsys):
+    import branchwise.embedding.location as location
+    from train.cli import note_environment
+
+    here = environment()
+    recorded = {**here, "packages": {**here["packages"], "transformers": "0.0.1"}}
+    (tmp_path / "model-x").mkdir()
+    (tmp_path / "model-x" / "training.json").write_text(json.dumps({"fit": {"environment": recorded}}))
+    (tmp_path / "model-y").mkdir()
+    (tmp_path / "model-y" / "training.json").write_text(json.dumps({"fit": {"steps": 96}}))
+    monkeypatch.setattr(location, "SHIPPED_MODELS_DIR", tmp_path)
+
+    assert note_environment(SimpleNamespace(name="model-x")) == 0  # a note, never a refusal
+    err = capsys.readouterr().err
+    assert f"packages.transformers: 0.0.1 -> {here['packages']['transformers']}" in err
+    assert note_environment(SimpleNamespace(name="model-y")) == 0
+    assert "records no training environment" in capsys.readouterr().err
+    assert note_environment(SimpleNamespace(name="not-shipped")) == 0
+    assert capsys.readouterr().err == ""

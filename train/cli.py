@@ -165,27 +165,38 @@ def command_ship(args) -> int:
     return 0
 
 
-def command_env(args) -> int:
-    """This machine's training environment against the one a shipped model was trained in."""
-    from branchwise.embedding.location import SHIPPED_MODELS_DIR, model_location
+def _compared_environment(path: Path) -> tuple[dict, dict | None, list[str]]:
+    """(this machine's training environment, the one `path` records or None, what differs);
+    OSError or ValueError when `path` cannot be read."""
+    from branchwise.embedding.location import model_location
     from train.environment import differences, environment, training_threads
 
-    path = args.training or SHIPPED_MODELS_DIR / SHIPPED_NAME / "training.json"
     try:
         recorded = (json.loads(Path(path).read_text()).get("fit") or {}).get("environment")
-    except (OSError, ValueError, AttributeError) as error:
-        print(f"train: cannot read {path}: {error}", file=sys.stderr)
-        return 2
+    except AttributeError as error:
+        raise ValueError(f"not a training.json: {error}") from error
     import torch  # its CPU kernels and threads are part of the environment
 
     torch.set_num_threads(training_threads())
     current = environment(Path(model_location(BASE_MODEL)))
+    return current, recorded, differences(recorded, current) if recorded else []
+
+
+def command_env(args) -> int:
+    """This machine's training environment against the one a shipped model was trained in."""
+    from branchwise.embedding.location import SHIPPED_MODELS_DIR
+
+    path = args.training or SHIPPED_MODELS_DIR / SHIPPED_NAME / "training.json"
+    try:
+        current, recorded, changed = _compared_environment(path)
+    except (OSError, ValueError) as error:
+        print(f"train: cannot read {path}: {error}", file=sys.stderr)
+        return 2
     print(json.dumps(current, indent=1))
     if not recorded:
         print(f"{path} records no environment (trained before environments were recorded): "
               "a rebuild can match it only by chance", file=sys.stderr)
         return 1
-    changed = differences(recorded, current)
     for line in changed:
         print(f"differs: {line}")
     if changed:
@@ -193,6 +204,26 @@ def command_env(args) -> int:
               file=sys.stderr)
         return 1
     print(f"same environment as {path}")
+    return 0
+
+
+def note_environment(args) -> int:
+    """Before `all` replaces a shipped model: say when this environment differs from its run's."""
+    from branchwise.embedding.location import SHIPPED_MODELS_DIR
+
+    path = SHIPPED_MODELS_DIR / args.name / "training.json"
+    if not path.is_file():
+        return 0
+    try:
+        _current, recorded, changed = _compared_environment(path)
+    except (OSError, ValueError):
+        return 0  # a shipped folder without a readable record: nothing to compare against
+    if not recorded:
+        print(f"train: note: {args.name} records no training environment; the rebuild will match it "
+              "only by chance", file=sys.stderr)
+    elif changed:
+        print(f"train: note: this environment differs from {args.name}'s run ({'; '.join(changed)}); "
+              "the rebuild may not be byte-identical", file=sys.stderr)
     return 0
 
 
@@ -255,5 +286,5 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "ship":
         return command_ship(args)
     args.model = None
-    steps = [command_mine, command_fit] + ([command_mix] if args.alpha < 1.0 else []) + [command_ship]
+    steps = [note_environment, command_mine, command_fit] + ([command_mix] if args.alpha < 1.0 else []) + [command_ship]
     return next((code for code in (step(args) for step in steps) if code), 0)
