@@ -10,7 +10,6 @@ anyone spends ten minutes on a rebuild that cannot match.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import platform
 import sys
@@ -49,7 +48,9 @@ def environment(base_model: Path | None = None) -> dict:
     if base_model is not None:
         weights = Path(base_model) / "model.safetensors"
         if weights.is_file():
-            found["base_weights_sha256"] = hashlib.sha256(weights.read_bytes()).hexdigest()
+            from train.ship import sha256_of
+
+            found["base_weights_sha256"] = sha256_of(weights)
     return found
 
 
