@@ -58,3 +58,21 @@ def test_an_unknown_shell_is_one_line_and_exit_2():
     result = subprocess.run([sys.executable, "-m", "branchwise_cli", "completion", "tcsh"], capture_output=True, text=True)
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "tcsh" in result.stderr
+
+
+def test_bash_completion_never_executes_a_branch_name(tmp_path):
+    """A branch named `$(touch ...)` or with backticks is offered as text, never run (issue 46)."""
+    repo = GitBuilder(tmp_path / "r")
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.commit("first")
+    dollar, backtick = tmp_path / "dollar-ran", tmp_path / "backtick-ran"
+    hostile = ["$(touch${IFS}" + str(dollar) + ")", "x`touch${IFS}" + str(backtick) + "`"]
+    for name in hostile:
+        repo.git("branch", name)
+    script = completion_script("bash")
+    offered_for_option = complete_in_bash(script, ["branchwise", "search", "--repo", str(repo.path), "--branch", ""])
+    offered_for_diff = complete_in_bash(script, ["branchwise", "diff", "--repo", str(repo.path), ""])
+    offered_for_base = complete_in_bash(script, ["branchwise", "diff", "--repo", str(repo.path), "--base", "$("])
+    assert not dollar.exists() and not backtick.exists()
+    assert set(hostile) <= set(offered_for_option) and set(hostile) <= set(offered_for_diff)
+    assert offered_for_base == [hostile[0]]

@@ -95,7 +95,7 @@ def test_commit_makes_new_function_searchable_and_existing_hook_still_runs(repo,
     assert record["outcome"] == "ok" and record["branch"] == "main" and record["hook"] == "post-commit"
     assert record["commit"] == repo.head()
     assert "main" in (index / hooks.LOG_FILE).read_text()
-    assert (repo.path / ".git" / "hooks" / "post-commit.branchwise-chained").read_bytes() == original
+    assert (repo.path / ".git" / "hooks" / "branchwise-chained" / "post-commit").read_bytes() == original
 
 
 def test_checkout_indexes_the_other_branch(repo, tmp_path):
@@ -117,7 +117,7 @@ def test_uninstall_restores_existing_hooks_byte_for_byte(repo, tmp_path):
     before = sorted(p.name for p in folder.iterdir())
     hooks.install(repo.path, tmp_path / "index")
     hooks.install(repo.path, tmp_path / "index")  # a second install only updates the wrappers
-    assert (folder / "post-merge.branchwise-chained").read_bytes() == original
+    assert (folder / "branchwise-chained" / "post-merge").read_bytes() == original
 
     done = hooks.uninstall(repo.path)
     assert done["post-merge"] == "restored the previous hook" and done["post-commit"] == "removed"
@@ -165,7 +165,7 @@ def test_hooks_path_with_a_husky_style_dispatcher(repo, tmp_path):
 
     hooks.install(repo.path, index)
     assert hooks.status(repo.path, index)["hooks_dir"] == str(dispatch.resolve())
-    assert (dispatch / "post-commit.branchwise-chained").exists()
+    assert (dispatch / "branchwise-chained" / "post-commit").exists()
     assert not (repo.path / ".git" / "hooks" / "post-commit").exists()
     repo.write("app/husky.py", "def from_husky():\n    return 3\n")
     repo.commit("husky")

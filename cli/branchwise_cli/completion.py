@@ -98,6 +98,15 @@ _branchwise_branches() {
     done
     git -C "$repo" for-each-ref --format='%(refname:short)' refs/heads 2>/dev/null
 }
+# Branch names are data: compared as strings, never handed to `compgen -W`, which would expand
+# `$(...)` and backticks inside a name.
+_branchwise_complete_branches() {
+    local branch
+    COMPREPLY=()
+    while IFS= read -r branch; do
+        [[ $branch == "$cur"* ]] && COMPREPLY+=("$branch")
+    done < <(_branchwise_branches)
+}
 _branchwise() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=${COMP_WORDS[1]}
     if ((COMP_CWORD == 1)); then
@@ -142,7 +151,7 @@ def _case_script(shell: _CaseShell, commands: list[Command]) -> str:
 _BASH = _CaseShell(
     head=_BASH_HEAD,
     pattern="{})",
-    value={"branch": 'COMPREPLY=($(compgen -W "$(_branchwise_branches)" -- "$cur"))',
+    value={"branch": "_branchwise_complete_branches",
            "choice": "COMPREPLY=($(compgen -W {words} -- \"$cur\"))",
            "dir": 'COMPREPLY=($(compgen -d -- "$cur"))',
            "file": 'COMPREPLY=($(compgen -f -- "$cur"))',
@@ -152,7 +161,7 @@ _BASH = _CaseShell(
     rest="        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {flags} -- \"$cur\"));\n"
          "        else COMPREPLY=($(compgen -f -- \"$cur\")); fi;;\n",
     branches_rest="        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {flags} -- \"$cur\"));\n"
-                  "        else COMPREPLY=($(compgen -W \"$(_branchwise_branches)\" -- \"$cur\")); fi;;\n",
+                  "        else _branchwise_complete_branches; fi;;\n",
     tail="    esac\n}\ncomplete -o filenames -F _branchwise branchwise\n",
 )
 

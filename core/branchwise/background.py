@@ -69,7 +69,7 @@ def record(pid: int, target: Target, state: str, done: int, total: int, versions
     """A worker's record (worker_record.py): texts `done` of `total`, rate and ETA."""
     now = utc_now()
     eta = round((total - done) / rate) if rate and total > done else None
-    return {"pid": pid, "repository": target.repository, "model": target.model, "state": state,
+    return {**worker_record.identity(pid), "repository": target.repository, "model": target.model, "state": state,
             "started": started or now, "updated": now, "done": done, "total": total,
             "missing_versions": versions, "rate": round(rate, 1) if rate else None, "eta_seconds": eta,
             "group": group}

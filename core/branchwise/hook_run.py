@@ -78,7 +78,7 @@ def _index(hook: str, repo: Path, index_dir: Path, branch: str) -> int:
     from branchwise.errors import BranchwiseError
     from branchwise.workspace import Workspace
 
-    record: dict[str, Any] = {"hook": hook, "repository": str(repo), "branch": branch, "commit": None, "pid": os.getpid(),
+    record: dict[str, Any] = {"hook": hook, "repository": str(repo), "branch": branch, "commit": None, **worker_record.identity(os.getpid()),
               "started": hooks.utc_now(), "finished": None, "outcome": "running", "message": ""}
     started = time.perf_counter()
     try:
