@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_QUALIFIED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\\|->|\.)[A-Za-z_][A-Za-z0-9_]*)+$")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 STOP_WORDS = frozenset(
     "a an and are as at be by do does for from how i in is it make of on or should that the "
@@ -86,8 +87,13 @@ def fts_query(question: str) -> str | None:
 
 def name_query(question: str) -> str | None:
     """An FTS5 filter for symbols whose own name holds every word of the question
-    ("optimizer thresholds" -> `optimizer_thresholds`, `ThresholdsOptimizer`)."""
-    terms = [t for t in query_terms(question) if "_" not in t]
-    if not 1 < len(terms) <= 4:
+    ("optimizer thresholds" -> `optimizer_thresholds`, `ThresholdsOptimizer`; one word, `Router`,
+    -> every symbol with that word in its name). A question that is a qualified name
+    (`Sinatra::Base`, `http.Client`) asks by its last part, the symbol's own name."""
+    text = question.strip()
+    if _QUALIFIED.match(text):
+        text = re.split(r"::|\\|->|\.", text)[-1]
+    terms = [t for t in query_terms(text) if "_" not in t]
+    if not 1 <= len(terms) <= 4:
         return None
     return "symbol : (" + " AND ".join(f'"{term}"' for term in terms) + ")"

@@ -77,6 +77,12 @@ class RankingSettings:
     #: takes away on cobra, where it is tuned (bench/results/2026-12-04-model-round5.md)
     doc_weight: float = 0.0
     doc_depth: float = 10
+    #: the ranking stage after fusion (ranking_stage.py); 0 switches a boost off, 1 a multiplier
+    definition_boost: float = 3.0
+    path_boost: float = 1.0
+    file_coherence: float = 0.2
+    file_decay: float = 0.5
+    reexport_weight: float = 0.5
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":

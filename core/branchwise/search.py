@@ -24,6 +24,7 @@ from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
 from branchwise.pins import pinned_first
+from branchwise.ranking_stage import restage
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_dense_coverage
 
 if TYPE_CHECKING:
@@ -197,6 +198,7 @@ class HybridSearch:
         if len(rankings) > 1 and "dense" in rankings:  # fused: a single-channel mode stays that channel
             results = self._docstring_reranker.rerank(self._query_vector(question), results,
                                                       settings.doc_weight, int(settings.doc_depth), prior)
+            results = restage(question, results, settings)
         return results
 
     @property

@@ -1,0 +1,121 @@
+"""What the words of a question say about where its answer lives, before any ranking.
+
+A question that is only a name (`Router`, `Sinatra::Base`, `field_validator`) asks for the
+definition of that name, not for the code that uses it: its answer is the symbol whose own
+name it is. A sentence that carries a name in code form ("how does safeParse report errors")
+points at that definition less firmly. The other words of a sentence ("how are cookies
+signed") often name the file or folder the answer lives in (`cookies.py`, `signing/`).
+This module reads those shapes; `stage.py` turns them into score changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import PurePosixPath
+
+from branchwise.lexical import STOP_WORDS, split_identifier
+
+#: a bare name: namespace-qualified (`Sinatra::Base`, `a.b`, `self->field`, `App\\Http`),
+#: starting with an underscore, with an upper-case letter or an underscore after its first
+#: letter (`HTTPAdapter`, `getUser`, `field_validator`), or capitalised (`Router`). A plain
+#: lower-case word (`session`) is a word of a sentence, not a name.
+_NAME_QUESTION = re.compile(
+    r"^(?:[A-Za-z_][A-Za-z0-9_]*(?:(?:::|\\|->|\.)[A-Za-z_][A-Za-z0-9_]*[?!]?)+"
+    r"|_[A-Za-z0-9_]*[?!]?"
+    r"|[A-Za-z][A-Za-z0-9]*[A-Z_][A-Za-z0-9_]*[?!]?"
+    r"|[A-Z][A-Za-z0-9]*[?!]?)$"
+)
+_SEPARATORS = re.compile(r"::|\\|->|\.")
+#: a name in code form inside a sentence: PascalCase with two humps or camelCase (not a plain
+#: capitalised word that opens a sentence, nor an acronym)
+_EMBEDDED_NAME = re.compile(r"\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+)\b")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: shorter words match a path part only when equal (a prefix of three letters or more counts:
+#: "dependency" meets `dependencies`)
+_MIN_PREFIX = 3
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A question's shape: the names it asks to see defined (`names`; `bare` when the question
+    is nothing but a name) and its other words (for path matching)."""
+
+    names: frozenset[str]
+    bare: bool
+    words: frozenset[str]
+
+
+@lru_cache(maxsize=1024)
+def shape_of(question: str) -> Shape:
+    text = question.strip()
+    if _NAME_QUESTION.match(text):
+        parts = [p for p in _SEPARATORS.split(text) if p]
+        names = {parts[-1], ".".join(parts)} if len(parts) > 1 else {parts[-1]}
+        return Shape(frozenset(names), True, frozenset())
+    words = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
+    return Shape(frozenset(_EMBEDDED_NAME.findall(text)), False, words)
+
+
+def defines(qualified_name: str, names: frozenset[str]) -> bool:
+    """Whether a symbol of this qualified name is the definition of one of `names` (its own
+    name, or its qualified name ending with a qualified one), ignoring an overload's `#2` and
+    a Ruby-style `?`/`!` on either side."""
+    own = re.sub(r"#\d+$", "", qualified_name)
+    last = own.rsplit(".", 1)[-1].rstrip("?!")
+    for name in names:
+        bare = name.rstrip("?!")
+        if "." in bare:
+            if own == bare or own.endswith("." + bare):
+                return True
+        elif last == bare:
+            return True
+    return False
+
+
+def stem_names(path: str, name: str) -> bool:
+    """Whether the file is named after `name` (`router.ex` for `Router`, `http_adapter.py`,
+    a plural `routers.go`)."""
+    stem = PurePosixPath(path).stem.lower()
+    name = name.rsplit(".", 1)[-1].lower()
+    squashed = stem.replace("_", "").replace("-", "")
+    return name in (stem, squashed, stem.rstrip("s"), squashed.rstrip("s"))
+
+
+@lru_cache(maxsize=4096)
+def _path_parts(path: str) -> frozenset[str]:
+    pure = PurePosixPath(path)
+    parts = set(split_identifier(pure.stem.replace("-", "_")))
+    if pure.parent.name:
+        parts.update(split_identifier(pure.parent.name.replace("-", "_")))
+    return frozenset(parts)
+
+
+def path_word_share(words: frozenset[str], path: str) -> float:
+    """The share of a question's words that the file's name or its folder's name carries
+    (equal, or one a prefix of the other of at least three letters)."""
+    if not words:
+        return 0.0
+    parts = _path_parts(path)
+    stems = {_singular(part) for part in parts}
+    matched = 0
+    for word in words:
+        word = _singular(word)
+        if word in stems or any(_prefix_match(word, part) for part in stems):
+            matched += 1
+    return matched / len(words)
+
+
+def _singular(word: str) -> str:
+    """A plural's singular, roughly: `dependencies` -> `dependency`, `cookies` -> `cookie`."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _prefix_match(a: str, b: str) -> bool:
+    shorter, longer = (a, b) if len(a) <= len(b) else (b, a)
+    return len(shorter) >= _MIN_PREFIX and longer.startswith(shorter)

@@ -1,0 +1,89 @@
+"""The ranking stage after fusion: the question's shape and the files the candidates live in.
+
+Fusion ranks chunks by how well each channel matches them one at a time. Three things it
+cannot see decide many questions on real repositories:
+
+- a question that is only a name asks for its definition: the symbol of that name jumps to
+  the top (`definition_boost` times the best fused score; half that for a name written in
+  code form inside a sentence, more when the file is named after it too);
+- the words of a sentence often name the file or folder of the answer: a candidate gains
+  `path_boost` times the best score times the share of the question's words its path carries;
+- a reader, like the peer benchmark's scorer, is served by the top 10 covering files, not by
+  ten chunks of one: the best chunk of a file with several strong candidates gains a little
+  (`file_coherence`), and each further chunk of a file already ranked above is multiplied by
+  `file_decay` once per chunk before it.
+
+Re-export files (`__init__.py`, `package-info.java`) and type stubs (`.d.ts`) repeat names
+defined elsewhere: they are multiplied by `reexport_weight`. Every piece has its own setting
+in `[ranking]`; 0 (or 1 for a multiplier) switches it off.
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from branchwise.models import Result
+from branchwise.question_shape import defines, path_word_share, shape_of, stem_names
+
+REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
+STUB_SUFFIXES = (".d.ts",)
+#: the share of a question's words a path must carry before it counts
+MIN_PATH_SHARE = 0.1
+#: chunks that name no definition (whole files, prose sections, configuration blocks)
+NOT_DEFINITIONS = frozenset({"file", "section", "config"})
+#: a definition in a file named after it is the definition most readers mean
+STEM_TIER = 1.5
+#: a name in code form inside a sentence may be incidental to it
+EMBEDDED_SCALE = 0.5
+
+
+def restage(question: str, results: list[Result], settings) -> list[Result]:
+    """`results` (best first, scores already fused and weighted by role) rescored and resorted."""
+    if not results or results[0].score <= 0:
+        return results
+    best = results[0].score
+    shape = shape_of(question)
+    for result in results:
+        path = result.identity.path
+        if settings.reexport_weight != 1.0 and _is_reexport(path):
+            result.score *= settings.reexport_weight
+        if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
+                and defines(result.identity.qualified_name, shape.names):
+            tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
+            scale = 1.0 if shape.bare else EMBEDDED_SCALE
+            result.score += best * settings.definition_boost * tier * scale
+        if shape.words and settings.path_boost > 0:
+            share = path_word_share(shape.words, path)
+            if share >= MIN_PATH_SHARE:
+                result.score += best * settings.path_boost * share
+    if settings.file_coherence > 0:
+        _cohere(results, best * settings.file_coherence)
+    results.sort(key=lambda r: r.score, reverse=True)
+    if settings.file_decay < 1.0:
+        shown: dict[str, int] = {}
+        for result in results:
+            before = shown.get(result.identity.path, 0)
+            result.score *= settings.file_decay ** before
+            shown[result.identity.path] = before + 1
+        results.sort(key=lambda r: r.score, reverse=True)
+    return results
+
+
+def _is_reexport(path: str) -> bool:
+    return PurePosixPath(path).name in REEXPORT_FILES or path.endswith(STUB_SUFFIXES)
+
+
+def _cohere(results: list[Result], unit: float) -> None:
+    """The best chunk of each file gains `unit` x its file's share of the strongest file's summed score."""
+    sums: dict[str, float] = {}
+    top: dict[str, Result] = {}
+    for result in results:
+        path = result.identity.path
+        sums[path] = sums.get(path, 0.0) + max(result.score, 0.0)
+        if path not in top or result.score > top[path].score:
+            top[path] = result
+    strongest = max(sums.values(), default=0.0)
+    if strongest <= 0:
+        return
+    for path, result in top.items():
+        result.score += unit * sums[path] / strongest

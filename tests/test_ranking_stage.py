@@ -1,0 +1,117 @@
+"""The ranking stage after fusion (ranking_stage.py, question_shape.py): each rule on its own,
+on hand-made candidates, so a rule that stops working fails here whatever the model does.
+Its effect on real retrieval is measured by `python -m bench.peer` and `bench.realrepos`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from branchwise.lexical import name_query
+from branchwise.models import Identity, Result
+from branchwise.question_shape import defines, path_word_share, shape_of, stem_names
+from branchwise.ranking import RankingSettings
+from branchwise.ranking_stage import restage
+
+OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
+
+
+def result(path: str, name: str, score: float, kind: str = "function") -> Result:
+    return Result(rank=0, score=score, identity=Identity("r", path, "python", kind, name), branch="main",
+                  commit="c", start_line=1, end_line=2, indexed_at="", content_hash=name, text="", blob=None,
+                  version_id=name)
+
+
+def order(results: list[Result]) -> list[str]:
+    return [f"{r.identity.path}::{r.identity.qualified_name}" for r in results]
+
+
+@pytest.mark.parametrize("question, names, bare", [
+    ("Router", {"Router"}, True),
+    ("Sinatra::Base", {"Base", "Sinatra.Base"}, True),
+    ("HTTPAdapter", {"HTTPAdapter"}, True),
+    ("field_validator", {"field_validator"}, True),
+    ("_private", {"_private"}, True),
+    ("session", set(), False),
+    ("how does safeParse report errors", {"safeParse"}, False),
+    ("Where is the Router defined", set(), False),
+])
+def test_question_shapes(question, names, bare):
+    shape = shape_of(question)
+    assert set(shape.names) == names and shape.bare is bare
+
+
+def test_definitions_by_own_or_qualified_name():
+    assert defines("Sinatra.Base", frozenset({"Base", "Sinatra.Base"}))
+    assert defines("Router", frozenset({"Router"})) and defines("Router#2", frozenset({"Router"}))
+    assert defines("Request.accept?", frozenset({"accept"}))
+    assert not defines("RouterGroup", frozenset({"Router"}))
+    assert not defines("Other.Base", frozenset({"Sinatra.Base"}))
+    assert stem_names("lib/phoenix/router.ex", "Router") and stem_names("src/http_adapter.py", "HTTPAdapter".lower())
+    assert not stem_names("lib/routing.ex", "Router")
+
+
+def test_a_bare_name_puts_its_definition_first():
+    def candidates():
+        return [result("app/use.py", "call_router", 1.0), result("app/other.py", "Router.route", 0.9),
+                result("app/router.py", "Router", 0.2, "class")]
+
+    staged = restage("Router", candidates(), replace(OFF, definition_boost=3.0))
+    assert order(staged)[0] == "app/router.py::Router"
+    assert order(restage("Router", candidates(), OFF))[0] == "app/use.py::call_router"
+
+
+def test_a_name_inside_a_sentence_counts_half():
+    candidates = [result("a.py", "parse", 1.0), result("b.py", "safeParse", 0.4)]
+    staged = restage("how does safeParse report errors", candidates, replace(OFF, definition_boost=3.0))
+    assert order(staged)[0] == "b.py::safeParse"
+    assert staged[0].score == pytest.approx(0.4 + 1.0 * 3.0 * 0.5)
+
+
+def test_a_whole_file_or_prose_section_is_no_definition():
+    candidates = [result("a.py", "x", 1.0), result("docs/Router.md", "Router", 0.5, "section")]
+    assert order(restage("Router", candidates, replace(OFF, definition_boost=3.0)))[0] == "a.py::x"
+
+
+def test_path_words_lift_the_file_they_name():
+    assert path_word_share(frozenset({"cookies", "signed"}), "lib/sessions/cookies.py") == 0.5
+    assert path_word_share(frozenset({"dependency"}), "fastapi/dependencies/utils.py") == 1.0
+    assert path_word_share(frozenset({"io"}), "lib/ioctl.c") == 0.0
+    candidates = [result("lib/app.py", "handle", 1.0), result("lib/cookies.py", "sign", 0.8)]
+    staged = restage("how are cookies signed", candidates, replace(OFF, path_boost=1.0))
+    assert order(staged)[0] == "lib/cookies.py::sign"
+
+
+def test_further_chunks_of_one_file_decay():
+    candidates = [result("a.py", "one", 1.0), result("a.py", "two", 0.9), result("a.py", "three", 0.8),
+                  result("b.py", "other", 0.6)]
+    staged = restage("what", candidates, replace(OFF, file_decay=0.5))
+    assert order(staged)[:2] == ["a.py::one", "b.py::other"]
+    assert [r.score for r in staged] == pytest.approx([1.0, 0.6, 0.45, 0.2])
+
+
+def test_coherence_lifts_the_best_chunk_of_a_file_with_many_strong_candidates():
+    candidates = [result("lone.py", "x", 1.0), result("many.py", "a", 0.95), result("many.py", "b", 0.9),
+                  result("many.py", "c", 0.9)]
+    staged = restage("what", candidates, replace(OFF, file_coherence=0.2))
+    assert order(staged)[0] == "many.py::a"
+
+
+def test_reexports_and_type_stubs_step_back():
+    candidates = [result("pkg/__init__.py", "Thing", 1.0), result("pkg/thing.py", "Thing", 0.8),
+                  result("types/index.d.ts", "Thing", 0.9)]
+    staged = restage("what", candidates, replace(OFF, reexport_weight=0.5))
+    assert order(staged)[0] == "pkg/thing.py::Thing"
+
+
+def test_everything_off_keeps_the_fused_order():
+    candidates = [result("a.py", "one", 1.0), result("a.py", "two", 0.9), result("pkg/__init__.py", "Router", 0.5)]
+    assert order(restage("Router", candidates, OFF)) == ["a.py::one", "a.py::two", "pkg/__init__.py::Router"]
+
+
+def test_a_one_word_or_qualified_question_has_a_name_channel():
+    assert name_query("Router") == 'symbol : ("router")'
+    assert name_query("Sinatra::Base") == 'symbol : ("base")'
+    assert name_query("Serialize") == 'symbol : ("serialize")'
+    assert name_query("how do I cancel an order twice in a row please") is None
