@@ -22,7 +22,8 @@ def test_bench_reports_symbols_per_second_for_every_language():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     rates = module.per_language(seconds_each=0.0)  # one round each
-    assert {"python", "c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua"} <= set(rates)
+    assert {"python", "c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua",
+            "elixir", "haskell", "zig"} <= set(rates)
     for figures in rates.values():
         assert figures["symbols"] > 0 and figures["symbols_per_second"] > 0
     assert rates["python"]["vs_python"] == 1.0

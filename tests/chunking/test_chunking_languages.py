@@ -1,4 +1,5 @@
-"""The natural units of C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Bash and Lua (issue 33).
+"""The natural units of C, C++, C#, Ruby, PHP, Kotlin, Swift, Scala, Bash and Lua (issue 33),
+and of Elixir, Haskell and Zig (issue 45).
 
 Each case is a small file written in the language's own idiom; the chunker must find every
 unit the issue lists with the right kind, qualified name and parent. The goldens of
@@ -15,7 +16,8 @@ from branchwise.chunking import ChunkingRules, chunk_file, classify_path
 from branchwise.chunking.conditionals import resolve_split_conditionals
 from branchwise.chunking.imports import bound_names
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
-from branchwise.chunking.vocabulary import languages
+from branchwise.chunking.languages import language_for_path
+from branchwise.chunking.vocabulary import languages, symbol_types
 from branchwise.models import PathClass
 
 
@@ -219,6 +221,116 @@ local parse = function(str) return str end
 return json
 """, {("function", "json.encode", None), ("function", "json.decode", None), ("function", "json.null", None),
       ("function", "escape_char", None), ("function", "parse", None)}),
+    "elixir": ("lib/plug/conn.ex", """\
+defmodule Plug.Conn do
+  @moduledoc "The connection."
+  alias Plug.Conn.Status
+  defstruct halted: false, status: nil
+
+  @doc "Halts the pipeline."
+  def halt(%Plug.Conn{} = conn), do: %{conn | halted: true}
+
+  def put_status(conn, nil), do: conn
+  def put_status(conn, status) when is_atom(status), do: %{conn | status: Status.code(status)}
+
+  defp run(conn), do: conn
+  defmacro __using__(_opts), do: nil
+
+  defmodule NotSentError do
+    defexception message: "no response"
+  end
+end
+
+defprotocol Plug.Exception do
+  def status(exception)
+end
+
+defimpl Plug.Exception, for: Any do
+  def status(_), do: 500
+end
+""", {("class", "Plug.Conn", None), ("struct", "Plug.Conn.defstruct", "Plug.Conn"),
+      ("method", "Plug.Conn.halt", "Plug.Conn"), ("method", "Plug.Conn.put_status", "Plug.Conn"),
+      ("method", "Plug.Conn.run", "Plug.Conn"), ("method", "Plug.Conn.__using__", "Plug.Conn"),
+      ("class", "Plug.Conn.NotSentError", "Plug.Conn"),
+      ("struct", "Plug.Conn.NotSentError.defexception", "Plug.Conn.NotSentError"),
+      ("interface", "Plug.Exception", None), ("method", "Plug.Exception.status", "Plug.Exception"),
+      ("class", "Plug.Exception.Any", None), ("method", "Plug.Exception.Any.status", "Plug.Exception.Any")}),
+    "haskell": ("src/Data/Aeson/Types.hs", """\
+module Data.Aeson.Types (Value (..), encode) where
+
+import qualified Data.Map as M
+
+-- | A JSON value.
+data Value = Object (M.Map String Value) | Null
+
+newtype Key = Key String
+
+type Object = M.Map Key Value
+
+-- | Encodes a value.
+encode :: Value -> String
+encode Null = "null"
+encode (Object _) = "{}"
+
+(.=) :: String -> Value -> (String, Value)
+k .= v = (k, v)
+
+class ToJSON a where
+  toJSON :: a -> Value
+
+instance ToJSON Bool where
+  toJSON _ = Null
+
+instance ToJSON a => ToJSON (Maybe a) where
+  toJSON Nothing = Null
+  toJSON (Just a) = toJSON a
+""", {("type", "Value", None), ("type", "Key", None), ("type", "Object", None), ("function", "encode", None),
+      ("function", ".=", None), ("class", "ToJSON", None), ("method", "ToJSON.toJSON", "ToJSON"),
+      ("instance", "instance ToJSON Bool", None), ("method", "Bool.toJSON", "instance ToJSON Bool"),
+      ("instance", "instance ToJSON (Maybe a)", None), ("method", "Maybe.toJSON", "instance ToJSON (Maybe a)")}),
+    "zig": ("clap.zig", """\
+const std = @import("std");
+
+/// The names a parameter can have.
+pub const Names = struct {
+    short: ?u8 = null,
+    long: ?[]const u8 = null,
+
+    pub fn longest(names: *const Names) []const u8 {
+        return names.long orelse "";
+    }
+
+    pub const Kind = enum {
+        short,
+        long,
+        fn prefix(kind: Kind) []const u8 {
+            return if (kind == .short) "-" else "--";
+        }
+    };
+};
+
+const Value = union(enum) { flag: void, one: []const u8 };
+
+pub fn Parser(comptime Id: type) type {
+    return struct {
+        id: Id,
+        pub fn next(parser: *@This()) ?Id {
+            return parser.id;
+        }
+    };
+}
+
+fn countParams(str: []const u8) usize {
+    return str.len;
+}
+
+test "parse params" {
+    try std.testing.expectEqual(@as(usize, 0), countParams(""));
+}
+""", {("struct", "Names", None), ("method", "Names.longest", "Names"), ("enum", "Names.Kind", "Names"),
+      ("method", "Names.Kind.prefix", "Names.Kind"), ("struct", "Value", None), ("function", "Parser", None),
+      ("function", "Parser.next", "Parser"), ("function", "countParams", None),
+      ("function", 'test "parse params"', None)}),
 }
 
 
@@ -261,6 +373,12 @@ def test_doc_comments_of_each_language_become_prose():
         "a.scala": (b"/** Parses args. */\ndef parse(): Unit = ()\n", "Parses args."),
         "a.sh": (b"#!/bin/sh\n# Installs node.\ninstall() {\n  :\n}\n", "Installs node."),
         "a.lua": (b"--- Decodes JSON.\n-- @param str string\nfunction decode(str) end\n", "Decodes JSON.\n@param str string"),
+        "a.ex": (b'defmodule A do\n  @doc """\n  Sends the response.\n\n  Raises if sent.\n  """\n'
+                 b"  @spec send(t) :: t\n  def send(conn), do: conn\nend\n", "Sends the response.\n\nRaises if sent."),
+        "b.ex": (b"defmodule B do\n  # Runs the pipeline.\n  def run(conn), do: conn\nend\n", "Runs the pipeline."),
+        "a.hs": (b"-- | Encodes a value\n-- as JSON.\nencode :: Value -> String\nencode _ = \"\"\n", "Encodes a value\nas JSON."),
+        "b.hs": (b"{- | Decodes a value. -}\ndecode :: String -> Value\ndecode = undefined\n", "Decodes a value."),
+        "a.zig": (b"/// Parses the arguments.\npub fn parse() void {}\n", "Parses the arguments."),
     }
     for path, (source, doc) in docs.items():
         [chunk] = [c for c in chunk_file("r", path, source).chunks if c.identity.symbol_type in ("function", "method")]
@@ -418,6 +536,14 @@ def test_path_classes_of_each_ecosystem(path, expected, reason):
     ("import scala.collection.{mutable, immutable => im}", "scala", {"mutable", "im"}),
     ('local json = require("json")', "lua", {"json"}),
     ("source ./nvm.sh", "bash", {"nvm"}),
+    ("alias Plug.Conn.Status", "elixir", {"Status"}),
+    ("alias Plug.Conn.Status, as: S", "elixir", {"S"}),
+    ("alias Phoenix.{Router, Socket}", "elixir", {"Router", "Socket"}),
+    ("use Phoenix.Controller", "elixir", {"Controller"}),
+    ("import qualified Data.Map.Strict as M", "haskell", {"M"}),
+    ("import Data.Aeson.Types (Value(..), (.=), ToJSON(toJSON))", "haskell", {"Value", ".=", "ToJSON", "toJSON"}),
+    ("import Data.Text", "haskell", {"Text"}),
+    ('const std = @import("std");', "zig", {"std"}),
 ])
 def test_import_statements_bind_their_names(statement, language, names):
     assert bound_names(statement, language) == names
@@ -431,7 +557,10 @@ def test_imports_of_each_language_reach_the_chunks():
              "a.kt": b"import a.B\nfun f() {}\n",
              "a.swift": b"import Foundation\nfunc f() {}\n",
              "a.scala": b"import a.B\ndef f(): Unit = ()\n",
-             "a.lua": b'local json = require("json")\nfunction f() end\n'}
+             "a.lua": b'local json = require("json")\nfunction f() end\n',
+             "a.ex": b"defmodule A do\n  alias Plug.Conn\n  def f(conn), do: conn\nend\n",
+             "a.hs": b"module A where\nimport Data.Text (Text)\nf :: Text\nf = mempty\n",
+             "a.zig": b'const std = @import("std");\nfn f() void {}\n'}
     for path, source in cases.items():
         chunks = chunk_file("r", path, source).chunks
         assert chunks and all(len(c.imports) == 1 for c in chunks), path
@@ -440,6 +569,15 @@ def test_imports_of_each_language_reach_the_chunks():
 def test_the_ten_languages_are_valid_language_filters():
     assert {"c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua"} <= set(languages())
     assert not {"c_header", "cpp_header", "c_sharp"} & set(languages())
+
+
+def test_elixir_haskell_and_zig_are_grammar_languages_and_filters():
+    assert {"elixir", "haskell", "zig"} <= set(languages())
+    assert "instance" in symbol_types()
+    for path, language in [("lib/plug.ex", "elixir"), ("test/plug_test.exs", "elixir"),
+                           ("src/Data/Aeson.hs", "haskell"), ("clap.zig", "zig")]:
+        assert language_for_path(path) == language
+    assert language_for_path("docs/Tutorial.lhs") is None  # literate Haskell is prose around code
 
 
 def test_symbol_names_carry_no_header_grammar_or_template_noise():

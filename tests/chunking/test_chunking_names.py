@@ -103,3 +103,78 @@ def test_repeated_names_get_numbered():
     ))
     assert found["C.x"] == ("method", "C")
     assert found["C.x#2"] == ("method", "C")
+
+
+def test_python_module_level_objects_are_constants_plain_values_and_dunders_are_not():
+    found = names("globals.py", (
+        '__all__ = ["request"]\nretries = 3\nname = "shop"\nalias = request\n'
+        "request: Request = LocalProxy(_cv_request, 'request')\n"
+        "REGISTRY = {}\nhandlers = [a, b]\nzones = {'eu'}\npair = (1, 2)\nsquares = [n * n for n in range(3)]\n"
+        "def f():\n    local = dict()\n"
+    ))
+    assert {n for n, (kind, _) in found.items() if kind == "constant"} == {
+        "request", "REGISTRY", "handlers", "zones", "pair", "squares"}
+    assert "f.local" not in found and found["globals"] == ("module", None)
+
+
+def test_javascript_functions_assigned_to_an_object_are_its_methods():
+    found = names("lib/response.js", (
+        "var res = Object.create(http.ServerResponse.prototype);\n"
+        "res.send = function send(body) {\n  return this;\n};\n"
+        "res.set =\nres.header = function header(field, val) {\n  return this;\n};\n"
+        "exports.json = (obj) => obj;\n"
+        "module.exports.jsonp = function () {};\n"
+        "Router.prototype.route = function route(path) {};\n"
+        "handlers[name] = function () {};\n"
+        "this.skip = function () {};\n"
+        "function later() {\n  res.inner = function () {};\n}\n"
+    ))
+    assert {n: v for n, v in found.items() if v[0] == "method"} == {
+        "res.send": ("method", None), "res.header": ("method", None), "exports.json": ("method", None),
+        "exports.jsonp": ("method", None), "Router.route": ("method", None)}
+    assert found["later"] == ("function", None)  # an assignment inside a function is its code
+
+
+def test_a_prototype_method_of_a_class_in_the_file_is_its_member():
+    found = names("a.ts", "class Cart {\n  add() {}\n}\nCart.prototype.clear = function (): void {};\n")
+    assert found["Cart.clear"] == ("method", "Cart")
+
+
+def test_elixir_clauses_of_one_function_are_one_chunk_with_the_first_doc():
+    source = (b"defmodule Plug.Conn do\n"
+              b"  @doc \"Fetches a header.\"\n"
+              b"  def get(conn, key, default \\\\ nil)\n"
+              b"  def get(%{headers: h}, key, default), do: Map.get(h, key, default)\n"
+              b"\n"
+              b"  @impl true\n"
+              b"  def get(conn), do: conn\n"
+              b"  def other(x), do: x\n"
+              b"  def get(x, y), do: y\n"
+              b"end\n")
+    chunks = {c.identity.qualified_name: c for c in chunk_file("r", "lib/conn.ex", source).chunks}
+    first = chunks["Plug.Conn.get"]
+    assert (first.start_line, first.end_line, first.docstring) == (2, 7, "Fetches a header.")
+    assert first.signature == "def get(conn, key, default \\\\ nil)"
+    assert chunks["Plug.Conn.get#2"].start_line == 9  # not next to the others: another chunk
+    assert "@doc" not in chunks["Plug.Conn"].embedding_text  # an attribute of a member is no field
+
+
+def test_haskell_signature_and_equations_are_one_chunk():
+    source = (b"module M where\n\n-- | Counts.\ncount\n  :: [a]\n  -> Int\ncount [] = 0\n"
+              b"count (_:xs) = 1 + count xs\n{-# INLINE count #-}\n")
+    result = chunk_file("r", "src/M.hs", source)
+    [chunk] = [c for c in result.chunks if c.identity.symbol_type == "function"]
+    assert (chunk.identity.qualified_name, chunk.start_line, chunk.end_line) == ("count", 3, 8)
+    assert chunk.signature == "count\n  :: [a]\n  -> Int"
+    assert chunk.docstring == "Counts."
+    assert [c.end_line for c in result.chunks if c.identity.symbol_type == "module"] == [1]  # the pragma is no code
+
+
+def test_exunit_blocks_are_named_by_their_description():
+    found = names("test/cart_test.exs", (
+        'defmodule CartTest do\n  use ExUnit.Case\n  describe "add/3" do\n    test "adds a line", %{cart: cart} do\n'
+        "      assert cart\n    end\n  end\n  test \"price\" do\n    :ok\n  end\nend\n"
+    ))
+    assert found['CartTest.describe "add/3"'] == ("method", "CartTest")
+    assert found['CartTest.describe "add/3".test "adds a line"'] == ("function", 'CartTest.describe "add/3"')
+    assert found['CartTest.test "price"'] == ("method", "CartTest")

@@ -15,8 +15,10 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Node
 
-from branchwise.chunking import embedding_text
+from branchwise.chunking import bodies, embedding_text
+from branchwise.chunking.attribute_docs import is_module_doc
 from branchwise.chunking.config_blocks import CONFIG_KINDS, config_blocks
+from branchwise.chunking.clauses import fold_clauses
 from branchwise.chunking.comments import clean_comments, clean_docstring, xml_doc_to_prose
 from branchwise.chunking.grammars import GRAMMARS, parse
 from branchwise.chunking.languages import grammar_for_file, identity_language, text_kind_for_path
@@ -39,13 +41,16 @@ _TRIVIAL_TOP_LEVEL = frozenset(
     {"package_clause", "package_declaration", "ERROR", "empty_statement",
      # issue 33: Kotlin, C#, PHP headers; C's `;` after a definition
      "package_header", "file_scoped_namespace_declaration", "php_tag", "declare_statement", "text",
-     "namespace_definition", "preproc_call", ";"}
+     "namespace_definition", "preproc_call", ";",
+     # issue 45: Haskell's `{-# INLINE f #-}` and `infixl 6 |+|` after a function, its CPP lines
+     "pragma", "fixity", "cpp"}
 )
-#: Body nodes of definitions whose grammar gives them no `body` field (Kotlin).
-_BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body"})
 #: Children of a transparent top-level node that are its own parts, not statements in it.
 _TRANSPARENT_PARTS = frozenset({"name", "condition", "value"})
 _FIELD_LINE_CHARS = 160
+#: Definitions that are a signature and nothing else (a Haskell type signature, over several
+#: lines as often as not): all of it is the signature.
+_WHOLE_SIGNATURES = frozenset({"signature"})
 
 
 def chunk_file(
@@ -108,7 +113,7 @@ class _FileChunker:
         self.table = LineTable(data)
         self.root = parse(grammar, data).root_node
         self.symbols = find_symbols(grammar, self.root, self.table)
-        self.symbols.definitions = fold_overloads(grammar, self.symbols.definitions, self.table)
+        self.symbols.definitions = fold_clauses(grammar, fold_overloads(grammar, self.symbols.definitions, self.table))
         self.imports = tuple(decode(node.text).strip() for node in self.symbols.imports)
 
     def identity(self, symbol_type: str, qualified_name: str) -> Identity:
@@ -131,7 +136,8 @@ class _FileChunker:
         for chunk in chunks:
             if chunk.parent is not None:
                 member_signatures.setdefault(chunk.parent, []).append(chunk.signature)
-        symbol_nodes = {node.id for d in self.symbols.definitions for node in (d.node, d.outer) if node is not None}
+        symbol_nodes = {node.id for d in self.symbols.definitions
+                        for node in (d.node, d.outer, *d.clauses, *d.attributes) if node is not None}
         for draft, chunk in zip(drafts, chunks):
             if chunk.identity.symbol_type in CONTAINER_KINDS:
                 members = member_signatures.get(chunk.identity, [])
@@ -151,7 +157,9 @@ class _FileChunker:
             docstring = clean_docstring(_string_content(docstring_node))
             body_start = docstring_node.end_byte
         else:
-            docstring = clean_comments([decode(node.text) for node in definition.doc_comments])
+            written = self.grammar.doc_reader(definition) if self.grammar.doc_reader else None
+            docstring = written if written is not None else clean_comments(
+                [decode(node.text) for node in definition.doc_comments])
             if self.language == "csharp":
                 docstring = xml_doc_to_prose(docstring)
         return _Draft(definition, start_line, end_line, signature, docstring, body_start)
@@ -159,7 +167,7 @@ class _FileChunker:
     def _signature(self, definition: Definition) -> tuple[str, int]:
         """The declaration up to its body (or its first line), and where the body starts."""
         start = _first_non_annotation(definition.outer)
-        body = _body(definition.node)
+        body = bodies.body(definition.node)
         if body is not None and body.start_byte > start:
             end = body.start_byte
             comments = [
@@ -167,6 +175,8 @@ class _FileChunker:
                 if child.type in self.grammar.comment_types and start < child.start_byte < end
             ]
             signature_end = min(comments, default=end)  # Python: `def f():  # note`
+        elif definition.node.type in _WHOLE_SIGNATURES:
+            end = signature_end = definition.node.end_byte
         else:
             end = signature_end = self.table.span(*(2 * [self.table.line_of(start)]))[1]
         lines = [line.rstrip() for line in decode(self.data[start:signature_end]).splitlines()]
@@ -189,7 +199,10 @@ class _FileChunker:
             return None
         else:
             return by_definition[id(scope)]
-        return containers.get(target) or self.identity("struct", target)
+        found = containers.get(target)
+        if found is None and definition.receiver and not self.grammar.receivers_are_types:
+            return None
+        return found or self.identity("struct", target)
 
     def _chunk(self, draft: _Draft, identity: Identity, parent: Identity | None) -> Chunk:
         start, end = self.table.span(draft.start_line, draft.end_line)
@@ -220,10 +233,10 @@ class _FileChunker:
     ) -> str:
         """A container's embedding text: signature, doc, fields and member signatures."""
         fields = []
-        for member in _members(draft.definition.node):
+        for member in bodies.members(draft.definition.node):
             if member.id in symbol_nodes or member.type in self.grammar.comment_types:
                 continue
-            if member.type in ("pass_statement", "{", "}") or _is_docstring(member):
+            if member.type in ("pass_statement", "{", "}") or _is_docstring(member) or is_module_doc(member):
                 continue
             first_line = decode(member.text).splitlines()[0].strip() if member.text else ""
             if first_line:
@@ -255,7 +268,7 @@ class _FileChunker:
 
     def _module_chunk(self) -> Chunk | None:
         """Module-level code outside symbols, as one chunk from line 1 to its last line."""
-        top_level = sorted((d.first_byte, d.end_byte) for d in self.symbols.definitions if d.scope is None)
+        top_level = sorted((d.first_byte, d.tree_end) for d in self.symbols.definitions if d.scope is None)
         covered_starts = [start for start, _ in top_level]
 
         def covered(node: Node) -> bool:
@@ -385,19 +398,6 @@ def _first_non_annotation(node: Node) -> int:
     return node.start_byte
 
 
-def _body(node: Node) -> Node | None:
-    body = node.child_by_field_name("body")
-    if body is not None:
-        return body
-    value = node.child_by_field_name("value")  # `const f = () => ...`
-    if value is not None:
-        return value.child_by_field_name("body")
-    type_node = node.child_by_field_name("type")  # Go `type X struct {...}`
-    if node.type == "type_spec" and type_node is not None and type_node.type == "struct_type":
-        return type_node.named_children[0] if type_node.named_children else None
-    return next((child for child in node.named_children if child.type in _BODY_TYPES), None)
-
-
 def _top_level_nodes(root: Node, transparent: frozenset[str]) -> list[Node]:
     """The root's children, with those of transparent nodes (`#ifdef`, `extern "C"`, a
     namespace body) in their place."""
@@ -410,22 +410,6 @@ def _top_level_nodes(root: Node, transparent: frozenset[str]) -> list[Node]:
         else:
             out.append(child)
     return out
-
-
-def _members(node: Node) -> list[Node]:
-    """The direct members of a container definition (fields, methods, variants...)."""
-    body = _body(node)
-    if body is None and node.type == "type_spec":
-        body = node.child_by_field_name("type")  # Go interface_type lists its methods directly
-    if body is None:
-        return []
-    members = []
-    for child in body.named_children:
-        if child.type == "enum_body_declarations":  # Java: the part of an enum after the constants
-            members.extend(child.named_children)
-        else:
-            members.append(child)
-    return members
 
 
 def _is_docstring(node: Node) -> bool:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import inspect
 import re
 
-_LINE_MARKER = re.compile(r"^\s*(?:///?!?|#!?|--+(?:\[=*\[)?)\s?")  # `--`, `---`: Lua, LDoc
-_BLOCK_OPEN = re.compile(r"^\s*/\*[*!]?\s?")
-_BLOCK_CLOSE = re.compile(r"\s*\*+/\s*$")
+#: `#:`: Sphinx; `--`, `---`: Lua, LDoc; `-- |`, `-- ^`: Haddock
+_LINE_MARKER = re.compile(r"^\s*(?:///?!?|#[!:]?|--+(?:\[=*\[|\s*[|^](?=\s|$))?)\s?")
+_BLOCK_OPEN = re.compile(r"^\s*(?:/\*[*!]?|\{-\s*[|^]?)\s?")  # `{- | ... -}`: Haddock
+_BLOCK_CLOSE = re.compile(r"\s*(?:\*+/|-\})\s*$")
 _BLOCK_STAR = re.compile(r"^\s*\*(?!/)\s?")
 
 
 def clean_comment(text: str) -> str:
-    """The prose of one comment: `//`, `///`, `#` or `/* */` / `/** */` markers removed."""
+    """The prose of one comment: `//`, `///`, `#`, `--` or `/* */` / `/** */` / `{- -}` markers removed."""
     lines = text.splitlines() or [""]
     if _BLOCK_OPEN.match(lines[0]):
         lines[0] = _BLOCK_OPEN.sub("", lines[0], count=1)

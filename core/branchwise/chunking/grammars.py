@@ -18,7 +18,9 @@ import tree_sitter_bash
 import tree_sitter_c
 import tree_sitter_c_sharp
 import tree_sitter_cpp
+import tree_sitter_elixir
 import tree_sitter_go
+import tree_sitter_haskell
 import tree_sitter_java
 import tree_sitter_javascript
 import tree_sitter_kotlin
@@ -30,8 +32,9 @@ import tree_sitter_rust
 import tree_sitter_scala
 import tree_sitter_swift
 import tree_sitter_typescript
+import tree_sitter_zig
 
-from branchwise.chunking import naming
+from branchwise.chunking import attribute_docs, naming
 from branchwise.chunking.conditionals import resolve_split_conditionals
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
@@ -44,8 +47,10 @@ class Grammar:
     comment_types: frozenset[str]
     #: Nodes that wrap a single definition and belong to its chunk (decorators, export).
     wrapper_types: frozenset[str] = frozenset()
-    #: Sibling nodes directly above a definition that belong to its chunk.
+    #: Sibling nodes directly above a definition that belong to its chunk...
     attribute_types: frozenset[str] = frozenset()
+    #: ...when this says so too (Elixir: `@doc`, `@spec`, `@impl`, not every `@attribute`).
+    attribute_test: Callable[[tree_sitter.Node], bool] | None = None
     #: Named children a wrapper may hold besides the definition (C++ `template <...>`,
     #: the name of a C `typedef struct {...} name;`).
     wrapper_parts: frozenset[str] = frozenset()
@@ -54,7 +59,8 @@ class Grammar:
     #: Nodes whose children count as top-level for the module chunk (preprocessor
     #: conditionals, `extern "C"` and namespace bodies).
     transparent_top_level: frozenset[str] = frozenset()
-    #: Query files added to `query_file` (header prototypes).
+    #: Query files added to `query_file` (header prototypes, JavaScript's and TypeScript's
+    #: assigned functions).
     extra_query_files: tuple[str, ...] = ()
     #: Names a definition from its match when the name node's text is not the name
     #: (naming.py): C++ `detail::foo`, Kotlin `String.foo`, Swift `extension Type`...
@@ -69,6 +75,16 @@ class Grammar:
     #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
     #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
     clean_definitions_in_errors: bool = False
+    #: A definition's doc read from code, not from comments (Elixir's `@moduledoc` and `@doc`);
+    #: None falls back to the comments above.
+    doc_reader: Callable | None = None
+    #: A method's receiver names a type (Go): one defined elsewhere is its parent all the same.
+    #: Else (JavaScript `res.send = function`) a receiver is a parent only where it is a
+    #: container of the same file.
+    receivers_are_types: bool = True
+
+    def is_attribute(self, node: tree_sitter.Node) -> bool:
+        return node.type in self.attribute_types and (self.attribute_test is None or self.attribute_test(node))
 
 
 def _c_source(data: bytes) -> bytes:
@@ -79,9 +95,13 @@ def _cpp_source(data: bytes) -> bytes:
     return mask_cpp_macros(resolve_split_conditionals(data))
 
 
+#: `expression_statement`: `res.send = function send() {...};`
 _JS_WRAPPERS = frozenset(
-    {"export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"}
+    {"export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration",
+     "expression_statement"}
 )
+
+_JS_EXTRA_QUERIES = ("js_assignments.scm",)
 
 _C_TRANSPARENT = frozenset(
     {"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
@@ -99,15 +119,18 @@ GRAMMARS: dict[str, Grammar] = {
     ),
     "javascript": Grammar(
         "javascript", tree_sitter_javascript.language, "javascript.scm",
-        frozenset({"comment"}), wrapper_types=_JS_WRAPPERS,
+        frozenset({"comment"}), wrapper_types=_JS_WRAPPERS, extra_query_files=_JS_EXTRA_QUERIES,
+        namer=naming.javascript, receivers_are_types=False,
     ),
     "typescript": Grammar(
         "typescript", tree_sitter_typescript.language_typescript, "typescript.scm",
-        frozenset({"comment"}), wrapper_types=_JS_WRAPPERS,
+        frozenset({"comment"}), wrapper_types=_JS_WRAPPERS, extra_query_files=_JS_EXTRA_QUERIES,
+        namer=naming.javascript, receivers_are_types=False,
     ),
     "tsx": Grammar(
         "tsx", tree_sitter_typescript.language_tsx, "typescript.scm",
-        frozenset({"comment"}), wrapper_types=_JS_WRAPPERS,
+        frozenset({"comment"}), wrapper_types=_JS_WRAPPERS, extra_query_files=_JS_EXTRA_QUERIES,
+        namer=naming.javascript, receivers_are_types=False,
     ),
     "go": Grammar(
         "go", tree_sitter_go.language, "go.scm", frozenset({"comment"}),
@@ -180,6 +203,23 @@ GRAMMARS: dict[str, Grammar] = {
         "lua", tree_sitter_lua.language, "lua.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"variable_declaration"}), namer=naming.lua,
     ),
+    # issue 45
+    "elixir": Grammar(
+        "elixir", tree_sitter_elixir.language, "elixir.scm", frozenset({"comment"}),
+        attribute_types=frozenset({"unary_operator"}), attribute_test=attribute_docs.is_elixir_attribute,
+        namer=naming.elixir, doc_reader=attribute_docs.elixir_doc,
+    ),
+    "haskell": Grammar(
+        "haskell", tree_sitter_haskell.language, "haskell.scm", frozenset({"comment", "haddock"}),
+        # `{-# INLINE f #-}` above a function; the doc comment of a class's or instance's first
+        # member sits before its `where` block, that of a module's first declaration inside
+        # the imports (their last node: a trailing comment)
+        attribute_types=frozenset({"pragma"}),
+        comment_hosts=frozenset({"declarations", "class_declarations", "instance_declarations"}),
+        trailing_comments_inside=True, transparent_top_level=frozenset({"declarations", "imports"}),
+        namer=naming.haskell,
+    ),
+    "zig": Grammar("zig", tree_sitter_zig.language, "zig.scm", frozenset({"comment"}), namer=naming.zig),
 }
 
 

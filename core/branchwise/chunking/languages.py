@@ -46,6 +46,11 @@ _GRAMMAR_BY_SUFFIX = {
     ".sh": "bash",
     ".bash": "bash",
     ".lua": "lua",
+    # issue 45 (`.lhs`, literate Haskell, is prose around code: the grammar does not read it)
+    ".ex": "elixir",
+    ".exs": "elixir",
+    ".hs": "haskell",
+    ".zig": "zig",
 }
 
 #: identity languages of grammars that share one with another grammar
@@ -86,7 +91,8 @@ _TEXT_KIND_BY_NAME = {
 
 def language_for_path(path: str) -> str | None:
     """The grammar for `path` (python, javascript, typescript, tsx, go, rust, java, c,
-    c_header, cpp, cpp_header, c_sharp, ruby, php, kotlin, swift, scala, bash, lua), or None."""
+    c_header, cpp, cpp_header, c_sharp, ruby, php, kotlin, swift, scala, bash, lua, elixir,
+    haskell, zig), or None."""
     return _GRAMMAR_BY_SUFFIX.get(PurePosixPath(path).suffix.lower())
 
 

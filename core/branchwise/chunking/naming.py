@@ -7,7 +7,9 @@ their receiver (`fun String.foo()` -> `String.foo`), Swift extensions are named 
 type they extend (`extension Session` -> `extension Session`, its members `Session.x`), Ruby
 has `self.` methods and DSL blocks (`get '/' do` -> `get '/'`), Lua writes `M:foo` for
 `M.foo`; a Scala `def` of an anonymous class (`new Setup { def x }`) is no member of the type
-around it. Each namer edits the definition in place and returns False to drop it.
+around it. Issue 45: JavaScript's `res.send = function` is `res.send`, Elixir's `defimpl P,
+for: T` is `P.T`, a Haskell instance names its methods after its type, a Zig test block is
+`test "name"`. Each namer edits the definition in place and returns False to drop it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class Definition(Protocol):
     node: Node
     name: str
     qualifier: str
+    receiver: str
 
 _SPACES = re.compile(r"\s+")
 _SPACE_IN_TEMPLATE = re.compile(r"\s*([<>,*&])\s*")
@@ -156,4 +159,103 @@ def scala(definition: Definition, captures: dict[str, list[Node]]) -> bool:
         if current.type == "instance_expression":
             return False
         current = current.parent
+    return True
+
+
+_JS_OBJECT = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
+
+
+def javascript(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """`res.send = function send() {...}` is the method `res.send` (its receiver `res`), as a
+    class's method is `Class.method`: `Foo.prototype.bar = ...` is `Foo.bar`, and
+    `module.exports.foo` is `exports.foo` (one object, two spellings). An object that is no
+    plain dotted name (`obj[key].f = ...`, `this.f = ...`) makes no symbol."""
+    objects = captures.get("name.object")
+    if not objects:
+        return True
+    receiver = _SPACES.sub("", _text(objects[0]))
+    if not _JS_OBJECT.match(receiver) or receiver.split(".", 1)[0] in ("this", "super"):
+        return False
+    receiver = receiver.removesuffix(".prototype")
+    if receiver == "module.exports" or receiver.startswith("module.exports."):
+        receiver = receiver.removeprefix("module.")
+    definition.receiver = receiver
+    return True
+
+
+_ELIXIR_DSL_BLOCKS = frozenset({"describe", "test"})
+
+
+def elixir(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """`defimpl Proto, for: Type` is the module Elixir makes of it, `Proto.Type`; an ExUnit
+    block is named by its call and its description (`test "adds an item"`), as Ruby's are."""
+    node = definition.node
+    keyword = _text(node.child_by_field_name("target")) if node.child_by_field_name("target") else ""
+    if keyword == "defimpl":
+        target = _elixir_for(node)
+        if target:
+            definition.name = f"{definition.name}.{target}"
+    elif keyword in _ELIXIR_DSL_BLOCKS:
+        argument = captures.get("name.argument")
+        definition.name = f"{keyword} {_SPACES.sub(' ', _text(argument[0]))}" if argument else keyword
+    return True
+
+
+def _elixir_for(node: Node) -> str:
+    """The type of `defimpl Proto, for: Type` (a list of types names none)."""
+    arguments = next((child for child in node.named_children if child.type == "arguments"), None)
+    for keywords in (child for child in (arguments.named_children if arguments else []) if child.type == "keywords"):
+        for pair in keywords.named_children:
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            if key is not None and _text(key).strip() == "for:" and value is not None and value.type == "alias":
+                return _text(value)
+    return ""
+
+
+_HASKELL_SCOPES = frozenset({"declarations", "class_declarations", "instance_declarations"})
+#: Haskell's names of the types written with brackets
+_HASKELL_BRACKET_TYPES = {"list": "[]", "unit": "()", "function": "(->)"}
+
+
+def haskell(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """An operator is named without its parentheses or backticks (`(.=)`, `` `elem` `` ->
+    `.=`, `elem`). `instance ToJSON (Maybe a)` is named as written after its context; its
+    methods are named after the instance's type as Rust's `impl` methods are (`Maybe.toJSON`),
+    a tuple, list or function type by Haskell's own name for it (`(,)`, `[]`, `(->)`), an
+    infix type by its operator (`(f :*: g)` -> `(:*:)`)."""
+    if definition.kind != "instance":
+        if definition.node.parent is None or definition.node.parent.type not in _HASKELL_SCOPES:
+            return False  # a function local to another (`where`, `let`) is its code
+        definition.name = definition.name.strip("`()") or definition.name
+        return True
+    node = definition.node
+    patterns = node.child_by_field_name("patterns")
+    if patterns is None or not patterns.named_children:
+        return False
+    definition.name = _SPACES.sub(" ", f"instance {_text(captures['name'][0])} {_text(patterns)}")
+    definition.qualifier = _haskell_type_head(patterns.named_children[-1])
+    return True
+
+
+def _haskell_type_head(node: Node) -> str:
+    while node.type == "parens" and node.named_children:
+        node = node.named_children[0]
+    if node.type == "tuple":
+        return "(" + "," * max(len(node.named_children) - 1, 1) + ")"
+    if node.type in _HASKELL_BRACKET_TYPES:
+        return _HASKELL_BRACKET_TYPES[node.type]
+    operator = node.child_by_field_name("operator") if node.type == "infix" else None
+    if operator is not None:  # `(f :.: g)`
+        return f"({_text(operator).strip('`')})"
+    head = _text(node).split()[0] if _text(node).split() else _text(node)
+    return head.rsplit(".", 1)[-1] if not head.startswith("(") else head
+
+
+def zig(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """A test block is named by its description or the declaration it tests: `test "parses
+    flags"`, `test Parser`, `test` alone."""
+    node = definition.node
+    if node.type == "test_declaration":
+        named = next((child for child in node.named_children if child.type in ("string", "identifier")), None)
+        definition.name = f"test {_SPACES.sub(' ', _text(named))}" if named is not None else "test"
     return True

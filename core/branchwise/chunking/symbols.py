@@ -19,7 +19,7 @@ from branchwise.chunking.grammars import GRAMMARS, Grammar, query
 from branchwise.chunking.lines import LineTable
 
 #: Definitions whose direct function members are methods and which parent their members.
-CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "extension"})
+CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "extension", "instance"})
 #: Capture kinds that only qualify the names inside them and are not chunks themselves.
 SCOPE_KINDS = frozenset({"impl", "module"})
 
@@ -44,12 +44,23 @@ class Definition:
     outer: Node | None = None  # `node` widened over wrappers (decorators, export)
     first_byte: int = 0  # where the chunk starts: comments/attributes above included
     doc_comments: list[Node] = field(default_factory=list)
+    attributes: list[Node] = field(default_factory=list)  # attribute siblings taken in from above
     content_end: int | None = None  # where the code ends, when the node runs on over comments
+    #: the later clauses of the same function folded into this one (clauses.py), and where the last ends
+    clauses: list[Node] = field(default_factory=list)
+    clauses_end: int | None = None
 
     @property
     def end_byte(self) -> int:
         end = (self.outer or self.node).end_byte
-        return end if self.content_end is None else min(end, self.content_end)
+        end = end if self.content_end is None else min(end, self.content_end)
+        return end if self.clauses_end is None else max(end, self.clauses_end)
+
+    @property
+    def tree_end(self) -> int:
+        """Where its nodes end in the tree, comments they run on over included (Scala, Haskell):
+        the module-level code it covers."""
+        return max([self.end_byte, (self.outer or self.node).end_byte, *(node.end_byte for node in self.clauses)])
 
 
 @dataclass
@@ -186,13 +197,11 @@ def _widen(definition: Definition, grammar: Grammar, table: LineTable) -> None:
     first_byte = outer.start_byte
     start_line = table.line_of(first_byte)
     sibling = outer.prev_named_sibling
-    if sibling is not None and grammar.trailing_comments_inside and sibling.type not in grammar.comment_types:
-        sibling = _trailing_comment(sibling, grammar.comment_types) or sibling
     if sibling is None and outer.parent is not None and outer.parent.type in grammar.comment_hosts:
         sibling = outer.parent.prev_named_sibling  # Ruby: `class A\n  # doc\n  def first`
-    while sibling is not None and (
-        sibling.type in grammar.comment_types or sibling.type in grammar.attribute_types
-    ):
+    if sibling is not None and grammar.trailing_comments_inside and sibling.type not in grammar.comment_types:
+        sibling = _trailing_comment(sibling, grammar.comment_types) or sibling
+    while sibling is not None and (sibling.type in grammar.comment_types or grammar.is_attribute(sibling)):
         if table.last_line_of(sibling.start_byte, sibling.end_byte) < start_line - 1:
             break
         if table.data[table.line_start(sibling.start_byte) : sibling.start_byte].strip():
@@ -202,6 +211,8 @@ def _widen(definition: Definition, grammar: Grammar, table: LineTable) -> None:
             break  # `//!` documents the enclosing module, not the next item
         if is_comment:
             definition.doc_comments.insert(0, sibling)
+        else:
+            definition.attributes.insert(0, sibling)
         first_byte = sibling.start_byte
         start_line = table.line_of(first_byte)
         sibling = sibling.prev_named_sibling

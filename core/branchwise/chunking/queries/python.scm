@@ -14,6 +14,16 @@
     (assignment left: (identifier) @name)) @definition.constant
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
 
+; Module-level objects bound to a name: a table, a registry, a proxy (`REGISTRY = {...}`,
+; `request: Request = LocalProxy(...)`), not a plain value (`x = 1`) nor a dunder (`__all__`).
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name
+      right: [(call) (dictionary) (list) (set) (tuple)
+              (dictionary_comprehension) (list_comprehension) (set_comprehension)])) @definition.constant
+  (#not-match? @name "^__.*__$"))
+
 (module (import_statement) @import)
 (module (import_from_statement) @import)
 (module (future_import_statement) @import)

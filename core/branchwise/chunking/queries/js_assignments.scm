@@ -1,0 +1,18 @@
+; Functions assigned to an object's property at the top level of a JavaScript or TypeScript
+; module (both grammars read it, grammars.py).
+
+; Top-level `res.send = function send() {...}`, `exports.f = () => ...`,
+; `Foo.prototype.bar = function`: methods of the object they are assigned to (naming.py).
+(program
+  (expression_statement
+    (assignment_expression
+      left: (member_expression object: (_) @name.object property: (property_identifier) @name)
+      right: [(arrow_function) (function_expression) (generator_function)]) @definition.method))
+
+; `res.set = res.header = function header() {...}`: named by the last object it is assigned to
+(program
+  (expression_statement
+    (assignment_expression
+      right: (assignment_expression
+        left: (member_expression object: (_) @name.object property: (property_identifier) @name)
+        right: [(arrow_function) (function_expression) (generator_function)])) @definition.method))
