@@ -28,7 +28,7 @@ from branchwise.models import Chunk, Result, Verdict, version_id
 from branchwise.search import SearchRequest
 from branchwise.symbols import shape_hash, short_name
 from branchwise.tours.tourfile import Step, Tour
-from branchwise.views import OUTLINE, deliver
+from branchwise.views import OUTLINE, REDACTION_CLAUSE, deliver, redaction_note
 
 if TYPE_CHECKING:
     from branchwise.verify import Verifier
@@ -51,6 +51,11 @@ class StepCheck:
     start_line: int | None = None
     end_line: int | None = None
     text: str | None = None
+
+    def __post_init__(self) -> None:
+        # the reason says when the text shown has redacted secrets, however the step was checked
+        if self.text and REDACTION_CLAUSE not in self.reason:
+            self.reason += redaction_note(self.text, None)
 
     @property
     def decayed(self) -> bool:
