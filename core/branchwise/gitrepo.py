@@ -125,7 +125,7 @@ class GitRepo:
         """Any revision (branch, tag, sha, HEAD~2) to a full commit sha."""
         try:
             return self._repo.commit(git_arg(ref)).hexsha
-        except (BadName, ValueError, GitCommandError):
+        except (BadName, ValueError, GitCommandError, IndexError):  # IndexError: `main@{1000}` past the reflog
             raise UsageError(f"unknown revision {ref!r} in {self.name}") from None
 
     def current_branch(self) -> str | None:
