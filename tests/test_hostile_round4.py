@@ -126,3 +126,71 @@ def test_a_codetour_ref_past_the_reflog(repo, tmp_path):
                                 "steps": [{"file": "src/orders.py", "line": 2, "description": "cancel"}]}))
     one_line(cli("tour", "import-codetour", tour, "--repo", repo.path, "--out", tmp_path / "t.toml",
                  "--index", tmp_path / "index"), 2, "unknown revision", "HEAD@{1000}")
+
+
+# hostile 12 and 13: MCP budgets ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def shop_service(sample_repos, tmp_path_factory):
+    import shutil
+
+    from branchwise.mcp_server.service import AgentService
+    from branchwise.workspace import Workspace
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("BRANCHWISE_MODEL", "hashing-384")
+        repo = Path(shutil.copytree(sample_repos["shop"], tmp_path_factory.mktemp("mcp") / "shop", symlinks=True))
+        ws = Workspace(repo)
+        ws.index(["main"])
+        yield AgentService([ws])
+        ws.close()
+
+
+def test_search_code_keeps_max_tokens_with_a_megabyte_query(shop_service):
+    from branchwise.mcp_server.answer_size import compact_json
+
+    query = ("cancel order " * 80_000)[:1_000_000]
+    answer = shop_service.search_code(query, branch="main", max_tokens=500)
+    assert answer["tokens"] <= 500
+    assert len(compact_json(answer)) < 5_000
+    assert answer["query"].startswith("cancel order cancel") and "elided: 1,000,000 characters" in answer["query"]
+    short = shop_service.search_code("cancel order", branch="main", max_tokens=500)
+    assert short["query"] == "cancel order"  # a short query is echoed whole
+
+
+def test_context_bundle_returns_a_bundle_within_500_tokens(shop_service):
+    answer = shop_service.context_bundle("cancel order", branch="main", max_tokens=500)
+    assert answer["answer_tokens"] <= 500 and answer["included"], answer
+    roomy = shop_service.context_bundle("cancel order", branch="main", max_tokens=4000)
+    assert roomy["left_out"] or len(roomy["included"]) > 1  # with room, the metadata is whole
+
+
+def test_context_bundle_below_the_smallest_budget_names_max_tokens_and_that_budget(shop_service):
+    import re
+
+    from branchwise.errors import UsageError
+
+    with pytest.raises(UsageError) as raised:
+        shop_service.context_bundle("cancel order", branch="main", max_tokens=60)
+    message = str(raised.value)
+    assert "--max-tokens" not in message and message.startswith("max_tokens 60 is too small")
+    smallest = int(re.search(r"ask for max_tokens (\d+) or more", message).group(1))
+    answer = shop_service.context_bundle("cancel order", branch="main", max_tokens=smallest)
+    assert answer["included"] and answer["answer_tokens"] <= smallest
+    with pytest.raises(UsageError, match=f"ask for max_tokens {smallest} or more"):
+        shop_service.context_bundle("cancel order", branch="main", max_tokens=smallest - 1)
+
+
+# truth item 4: small untruths ----------------------------------------------------------------
+
+
+def test_export_takes_no_stats_like_search(repo, tmp_path):
+    index = tmp_path / "index"
+    assert cli("index", repo.path, "--index", index).returncode == 0
+    log = index / "stats.jsonl"
+    common = ("cancel order", "--repo", repo.path, "--branch", "main", "--index", index)
+    assert cli("export", *common, "--out", tmp_path / "quiet.md", "--no-stats").returncode == 0
+    assert not log.exists() or log.read_text() == ""
+    assert cli("export", *common, "--out", tmp_path / "logged.md").returncode == 0
+    assert len(log.read_text().splitlines()) == 1
