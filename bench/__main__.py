@@ -29,19 +29,19 @@ SIZES = {
              "labels_import": 200_000,
              "embedding": (600, 3), "cold_start": 8, "realrepo_indexing": (("click", "cobra"), 20), "review": 2,
              "mcp": (None, 5, 5), "ivf_real": ("click", "cobra", "shop", "engine", "webapp"),
-             "big_repo": (100_000, 0)},
+             "big_repo": (100_000, 0), "secret_scan": (10_000, 100_000, 1_000_000)},
     "quick": {"chunking": 500, "indexing": 120, "storage": (2000, 5),
               "filtered": (50_000, 20, 50, 5_000), "verification": (500, 100), "startup": 3,
               "retrieval": ("engine", "webapp"), "qdrant": (5_000, 20, 20), "branchdiff": (1, 0, "hashing-384"),
               "labels_import": 5_000,
               "embedding": (60, 2), "cold_start": 2, "realrepo_indexing": (("cobra",), 3), "review": 1,
               "mcp": (("shop",), 1, 2), "ivf_real": ("shop", "engine", "webapp"),
-              "big_repo": (1_000, 12)},
+              "big_repo": (1_000, 12), "secret_scan": (10_000, 100_000, 1_000_000)},
 }
 RESULTS = Path(__file__).with_name("results")
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "branchdiff", "labels_import", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review", "mcp", "ivf_real", "big_repo")
+         "realrepo_indexing", "review", "mcp", "ivf_real", "big_repo", "secret_scan")
 
 
 def _run_item(name: str, sizes: dict, work: Path) -> dict:
@@ -90,6 +90,10 @@ def _run_item(name: str, sizes: dict, work: Path) -> dict:
         from bench import ivf_real
 
         return ivf_real.run(work, sizes["ivf_real"])
+    if name == "secret_scan":  # issue 46: linear in the length of a line
+        from bench import secret_scan
+
+        return secret_scan.run(sizes["secret_scan"])
     if name == "big_repo":  # issue 34: the stdlib with the default model, a synthetic repo without it
         from bench import big_repo
         from branchwise.embedding import DEFAULT_MODEL, model_identity

@@ -203,6 +203,14 @@ def summary_rows(items: dict) -> list[tuple]:
         rows.append(("MCP server (issue 18)", "spawn to first `search_code` answer",
                      f"{m['start_to_first_answer_s']:.2f} s", f"CLI cold `search` {m['cli_cold_search_median_s']:.2f} s",
                      f"{m['first_answer_vs_cli_cold']:.2f}x", "", ""))
+    if "secret_scan" in items and "error" not in items["secret_scan"]:
+        q = items["secret_scan"]
+        largest = max(q["line_bytes"])
+        slowest = max(list(shape["seconds"].values())[-1] for shape in q["shapes"].values())
+        rows.append(("secret scan (issue 46)", f"scan and redact one line of {largest:,} bytes, worst of "
+                     f"{len(q['shapes'])} shapes", f"{slowest:.2f} s",
+                     "", f"{q['worst_ratio_per_doubling']:.2f}x per doubling", "<= 2.5x (linear)",
+                     _f(q["worst_ratio_per_doubling"] <= 2.5)))
     rows += _fresh_rows(items)
     return rows
 

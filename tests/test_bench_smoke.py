@@ -18,7 +18,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ITEMS = ("chunking", "indexing", "storage", "filtered_search", "qdrant", "memory", "verification", "startup",
          "retrieval", "embedding", "cold_start", "retrieval_runtime",
-         "realrepo_indexing", "review", "mcp", "ivf_real", "big_repo")
+         "realrepo_indexing", "review", "mcp", "ivf_real", "big_repo", "secret_scan")
 
 
 def _numbers(value) -> list:

@@ -121,3 +121,23 @@ def test_the_review_app_shows_names_escaped():
     shown = _status(result, takes_current=False).plain
     assert_no_raw_controls(shown)
     assert "\nCheck:" not in shown
+
+
+def test_diff_escapes_names_in_markdown_as_in_text(tmp_path):
+    """`diff --format markdown` (a pull-request comment) escapes ESC, BEL and the rest the way the
+    text format does (issue 46, hostile 10)."""
+    repo = GitBuilder(tmp_path / "repo")
+    repo.write("src/base.py", "def base():\n    return 0\n")
+    repo.commit("base")
+    repo.branch("feature/odd")
+    repo.checkout("feature/odd")
+    for number, name in enumerate(NAMES):
+        repo.write(name, f"def hostile_name_{number}():\n    return {number}\n")
+    repo.commit("odd names")
+    common = ("feature/odd", "--base", "main", "--repo", repo.path, "--index", tmp_path / "index")
+    for form in ("text", "markdown"):
+        out = run("diff", *common, "--format", form)
+        assert out.returncode == 0, out.stderr
+        assert_no_raw_controls(out.stdout)
+        assert "src/evil\\x1b]0;pwned\\x07.py" in out.stdout, (form, out.stdout)
+        assert "src/split.py\\nCheck: current" in out.stdout, form

@@ -158,3 +158,82 @@ def test_a_private_key_block_is_redacted_line_for_line():
     redacted = redact(text)
     assert redacted.count("\n") == text.count("\n")
     assert "MIIEpAIBAAKCAQEA" not in redacted and redacted.startswith("KEY = '''\n<redacted>")
+
+
+@pytest.mark.parametrize("line, kept", [
+    ('elif token == "keyword":', True),  # a lexer's token type, compared: jinja's Lexer.wrap
+    ('if token != "string_literal":', True),
+    ('token = "name"', True),  # a token type assigned: one plain word is no credential
+    ('if token == "**=":', True),
+    ('api_token = "q8Zr3LmT0vXw9Pk2Jd7Hs1Nf"', False),  # a generated value assigned
+    ('if api_token == "q8Zr3LmT0vXw9Pk2":', False),  # a generated value compared
+    ('password = "letmein"', False),  # a password may be any word
+])
+def test_compared_words_are_kept_and_assigned_credentials_redacted(line, kept):
+    from branchwise.secrets import redact
+
+    assert (redact(line) == line) is kept
+
+
+def test_a_megabyte_line_is_redacted_and_scanned(tmp_path):
+    """The name patterns read each run of letters and digits once (they used to backtrack over
+    it: an 80 KB line took minutes); a secret at the end of a long line is still found."""
+    from branchwise.secrets import redact, scan
+
+    line = "token" + "a1" * 500_000 + ' = 1; api_token = "q8Zr3LmT0vXw9Pk2Jd7Hs1Nf"'
+    assert redact(line).endswith('api_token = "<redacted>"')
+    assert [f.kind for f in scan(line)] == ["high-entropy value assigned to a secret-like name"]
+    assert scan("tokentoken" * 100_000) == []
+
+
+LEXER = '''def wrap(stream):
+    """Turn the lexer's stream into tokens, dropping whitespace."""
+    for token, value in stream:
+        if token == "whitespace":
+            continue
+        elif token == "keyword":
+            yield value
+'''
+GENERATED = "q8Zr3LmT0vXw9Pk2Jd7Hs1Nf"
+PAYMENTS = f'''def payments_client():
+    """Build the payments client."""
+    api_token = "{GENERATED}"
+    return Client(api_token)
+'''
+
+
+def test_every_front_end_says_when_the_text_shown_was_redacted(tmp_path):
+    """The lexer comes back as the file has it, with no word of redaction; the client's token is
+    redacted and its verdict's reason says so in search (JSON and text), export and MCP."""
+    from branchwise.mcp_server.service import AgentService
+
+    repo = GitBuilder(tmp_path / "repo")
+    repo.write("src/lexer.py", LEXER)
+    repo.write("src/payments.py", PAYMENTS)
+    repo.commit("init")
+    index = tmp_path / "index"
+    Workspace(repo.path, index).index(["main"])
+
+    def cli(*argv):
+        out = subprocess.run([sys.executable, "-m", "branchwise_cli", *argv, "--repo", str(repo.path),
+                              "--branch", "main", "--index", str(index)], capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    note = "1 secret redacted in the text shown"
+    found = {r["qualified_name"]: r for r in json.loads(cli("search", "lexer token payments client", "--json"))["results"]}
+    assert found["wrap"]["text"] == LEXER.rstrip("\n") or found["wrap"]["text"] == LEXER
+    assert "redacted" not in found["wrap"]["reason"]
+    client = found["payments_client"]
+    assert GENERATED not in client["text"] and 'api_token = "<redacted>"' in client["text"]
+    assert client["verdict"] == "current" and note in client["reason"]
+    assert note in cli("search", "payments client api token")
+    bundle = tmp_path / "bundle.md"
+    cli("export", "payments client api token", "--out", str(bundle))
+    checks = [line for line in bundle.read_text().splitlines() if line.startswith("Check: ")]
+    assert any(note in line for line in checks), checks
+    service = AgentService([Workspace(repo.path, index, create=False)])
+    entries = {e["qualified_name"]: e for e in service.search_code("payments client api token", branch="main",
+                                                                   max_tokens=None)["results"]}
+    assert note in entries["payments_client"]["reason"]
+    assert "redacted" not in entries["wrap"]["reason"]

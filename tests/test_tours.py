@@ -381,3 +381,52 @@ def test_a_hand_written_step_renamed_in_its_file_is_renamed_not_deleted(tmp_path
     assert (step["status"], step["qualified_name"], step["path"]) == ("renamed", "sum_numbers", "m.py")
     assert _tour(["fix", str(git.path / "walk.toml")], git.path, tmp_path) == 0
     assert load_tour(git.path / "walk.toml").steps[0].qualified_name == "sum_numbers"
+
+
+def test_the_first_fix_after_record_reports_the_steps_it_anchored(tmp_path, monkeypatch, capsys):
+    """`tour record` anchors each step at the commit the index saw; the branch has moved on since,
+    so the first `tour fix` records the newer commit for every step and says so (issue 46: it
+    used to print `(0 re-anchored, 0 left)` while rewriting every step)."""
+    from branchwise.models import Label
+    from branchwise.search import SearchRequest
+    from branchwise.workspace import Workspace
+
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "r")
+    git.write("app/orders.py", "def cancel_order(order):\n    return order\n\n\ndef refund(order):\n    return 0\n")
+    indexed = git.commit("orders")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main"])
+    for result in ws.search(SearchRequest("cancel order refund", "main", top_k=2)):
+        ws.set_label(result, Label.USE)
+    ws.close()
+    git.write("README.md", "# Orders\n")
+    moved_on = git.commit("docs")
+    assert _tour(["record", "walk", "--branch", "main", "--from-labels"], git.path, tmp_path) == 0
+    path = git.path / ".branchwise/tours/walk.toml"
+    assert {s.commit for s in load_tour(path).steps} == {indexed}
+    capsys.readouterr()
+    assert _tour(["fix", "walk", "--branch", "main"], git.path, tmp_path) == 0
+    out = capsys.readouterr().out
+    assert out.count("anchored step ") == 2 and "(2 anchored, 0 re-anchored, 0 left)" in out, out
+    assert {s.commit for s in load_tour(path).steps} == {moved_on}
+    capsys.readouterr()
+    assert _tour(["fix", "walk", "--branch", "main"], git.path, tmp_path) == 0  # nothing left to record
+    assert "(0 anchored, 0 re-anchored, 0 left)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("action, own, foreign", [
+    ("record", ("--from-labels", "--title"), ("--out", "--json")),
+    ("import-codetour", ("--out", "--force"), ("--from-labels", "--branch")),
+    ("check", ("--branch", "--json"), ("--from-labels", "--out")),
+])
+def test_each_tour_action_prints_its_own_help(action, own, foreign, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["tour", action, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: branchwise tour {action} ")
+    assert all(flag in out for flag in own) and not any(flag in out for flag in foreign), out
+    with pytest.raises(SystemExit):
+        main(["tour", "--help"])
+    assert "{check,fix,show,record,import-codetour,export-codetour}" in capsys.readouterr().out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from branchwise.branchdiff import BranchDiff, SymbolChange
 from branchwise.diffsummary import GROUPS, signature_of
+from branchwise.display import escape_controls, escape_text
 
 GROUP_TITLES = {"source": "Source", "test": "Tests", "docs": "Docs", "example": "Examples",
                 "config": "Configuration", "ci": "CI"}
@@ -32,13 +33,15 @@ def counts_line(diff: BranchDiff) -> str:
 
 
 def render_text(diff: BranchDiff) -> str:
+    """The diff for a terminal, one change per line: each line's names are escaped before the
+    lines are joined, so a line break in a file name cannot start a forged line."""
     lines = [
         f"# {diff.branch} @ {diff.branch_commit[:7]} against {diff.base} @ {diff.base_commit[:7]} "
         f"(merge-base {diff.merge_base[:7]})",
         counts_line(diff),
     ]
     if diff.hint:
-        return "\n".join(lines + ["", diff.hint])
+        return "\n".join(map(escape_controls, lines + ["", diff.hint]))
     lines += _text_summary(diff)
     for group in GROUPS:
         changes = [c for c in diff.changes if c.group == group]
@@ -50,7 +53,7 @@ def render_text(diff: BranchDiff) -> str:
         lines += _by_file(diff.apart, impact=False)
     if diff.impact_branch is None:
         lines += ["", "(impact context not looked up)"]
-    return "\n".join(lines)
+    return "\n".join(map(escape_controls, lines))
 
 
 def _text_summary(diff: BranchDiff) -> list[str]:
@@ -117,7 +120,12 @@ def _where(change: SymbolChange) -> str:
 
 
 def render_markdown(diff: BranchDiff) -> str:
-    """A pull-request comment: the summary and the top changes with callers, the rest folded."""
+    """A pull-request comment: the summary and the top changes with callers, the rest folded;
+    every control character of a name escaped as the text format escapes it (display.py)."""
+    return escape_text(_markdown(diff))
+
+
+def _markdown(diff: BranchDiff) -> str:
     out = [f"### branchwise: `{_md(diff.branch)}` against `{_md(diff.base)}`", "",
            f"{counts_line(diff)} (merge-base `{diff.merge_base[:7]}`, {diff.branch} @ `{diff.branch_commit[:7]}`, "
            f"{diff.base} @ `{diff.base_commit[:7]}`)."]
@@ -235,8 +243,9 @@ def _md_more(n: int) -> list[str]:
 
 
 def _code(text: str) -> str:
-    """Text inside a Markdown code span: a backtick would end it."""
-    return " ".join(text.replace("`", "'").split())
+    """Text inside a Markdown code span: a backtick would end it, a control character is escaped
+    (a line break in a name is shown as `\\n`, not folded into a space)."""
+    return " ".join(escape_controls(text).replace("`", "'").split())
 
 
 def _md(text: str) -> str:

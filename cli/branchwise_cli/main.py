@@ -29,7 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"branchwise {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
     for module in command_modules():
-        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, description=module.HELP))
+        module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, description=module.HELP,
+                                            add_help=not getattr(module, "OWN_HELP", False)))
         sub.choices[module.NAME].set_defaults(run=module.run)
     return parser
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from branchwise.errors import AccessDeniedError, UsageError
+from branchwise.structured import loads_toml
 
 ACCESS_FILE = "access.toml"
 
@@ -73,7 +74,7 @@ def restriction_for(index_dir: Path, repository: str, user: str | None = None) -
 def _load(path: Path) -> dict:
     """The checked entries; any problem denies (UsageError), it never means "no restriction"."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads_toml(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise UsageError(f"access denied: access file {path} cannot be read ({error.strerror or error})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, ValueError) as error:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from branchwise.models import Label, Result, Verdict
+from branchwise.views import REDACTION_CLAUSE, redaction_note
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,15 @@ def source_line(result: Result, shown: Shown, branch: str) -> str:
 
 
 def check_line(result: Result, shown: Shown, target: str, elsewhere: bool = False) -> str:
-    """What the check found about the text shown (its full text, or its outline)."""
+    """What the check found about the text shown (its full text, or its outline), and whether
+    that text has secrets redacted."""
+    line = _check(result, shown, target, elsewhere)
+    if REDACTION_CLAUSE in line:
+        return line
+    return line + redaction_note(shown.text, None)
+
+
+def _check(result: Result, shown: Shown, target: str, elsewhere: bool) -> str:
     verdict = result.verdict
     members = ", ".join(result.changed_members)
     at = f" at {target}" if elsewhere else ""

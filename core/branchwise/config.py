@@ -28,6 +28,7 @@ from typing import Any
 
 from branchwise.embedding import DEFAULT_MODEL, DEFAULT_RUNTIME, RUNTIMES, model_identity
 from branchwise.errors import UsageError
+from branchwise.structured import loads_toml
 
 CONFIG_FILE = "config.toml"
 BACKENDS = ("faiss", "qdrant")
@@ -179,7 +180,7 @@ def _read_file(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return loads_toml(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"bad configuration file {path}: {error}") from None
 
@@ -225,6 +226,13 @@ def _checked(layer: dict[str, Any], where: str, in_file: bool) -> dict[str, Any]
             RankingSettings.from_mapping(layer["ranking"])
         except UsageError as error:
             raise UsageError(f"bad setting in {where}: {error}") from None
+    if "chunking" in layer:
+        from branchwise.chunking import ChunkingRules
+
+        try:
+            ChunkingRules.from_mapping(layer["chunking"])
+        except ValueError as error:
+            raise UsageError(f"bad setting in {where}: [chunking] {error}") from None
     if layer.get("qdrant_url") and layer.get("qdrant_path"):
         raise UsageError(f"bad setting in {where}: give either a Qdrant url or a Qdrant path, not both")
     return layer

@@ -32,6 +32,8 @@ from branchwise.gitsafety import safe_environment
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
+#: up to this many objects, a partial clone is asked about each one (else it lists all it holds)
+_FEW_OBJECTS = 32
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,7 @@ class GitRepo:
         """Any revision (branch, tag, sha, HEAD~2) to a full commit sha."""
         try:
             return self._repo.commit(git_arg(ref)).hexsha
-        except (BadName, ValueError, GitCommandError):
+        except (BadName, ValueError, GitCommandError, IndexError):  # IndexError: `main@{1000}` past the reflog
             raise UsageError(f"unknown revision {ref!r} in {self.name}") from None
 
     def current_branch(self) -> str | None:
@@ -153,7 +155,11 @@ class GitRepo:
             return False
 
     def commit_time(self, sha: str) -> datetime:
-        return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
+        try:
+            return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
+        except (ValueError, GitCommandError):
+            raise BranchwiseError(f"commit {sha} is missing from the object store of {self.name}: "
+                                  "fetch it again or run `git fsck`") from None
 
     def commits_between(self, old: str, new: str) -> int | None:
         """How many commits `new` has that `old` lacks (None when either is unknown here)."""
@@ -180,7 +186,7 @@ class GitRepo:
 
     def list_tree(self, commit: str) -> TreeListing:
         """Regular files of a commit; symlinks and submodules are never followed."""
-        out = self._git("ls-tree", "-r", "-z", "--full-tree", commit)
+        out = self._tree_git(commit, "ls-tree", "-r", "-z", "--full-tree", commit)
         files: dict[str, TreeEntry] = {}
         skipped: dict[str, str] = {}
         for record in out.split("\0"):
@@ -216,13 +222,70 @@ class GitRepo:
             )
         return changes
 
+    def _tree_git(self, commit: str, *args: str) -> str:
+        """A git command that reads a whole tree: a commit or tree missing from the object store
+        cannot be skipped the way a file's blob is, so it ends the work in one line."""
+        try:
+            return self._git(*args)
+        except GitCommandError as error:
+            raise self.unreadable_tree(commit, error) from None
+
+    def unreadable_tree(self, commit: str, error: GitCommandError) -> BranchwiseError:
+        problem = next((line.split("fatal: ", 1)[1] for line in str(error.stderr).splitlines()
+                        if "fatal: " in line), "git failed").strip(" '")
+        return BranchwiseError(f"cannot read the tree of commit {commit} in {self.name} ({problem}): a commit "
+                               "or tree missing from the object store cannot be skipped; fetch it again or run "
+                               "`git fsck`")
+
     def read_blob(self, blob: str) -> bytes:
+        """A blob's bytes; ValueError when the object store lacks it."""
+        if self.partial_clone and self.absent_objects([blob]):
+            raise ValueError(f"blob {blob} is missing from the object store of {self.name}")
         return self._repo.odb.stream(bytes.fromhex(blob)).read()
+
+    @cached_property
+    def partial_clone(self) -> bool:
+        """A clone made with `--filter`: objects it lacks belong to a promisor remote."""
+        try:
+            out = self._git("config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$")
+        except GitCommandError:  # neither is set
+            return False
+        return any(value.strip().lower() not in ("false", "no", "off", "0")
+                   for _key, _, value in (line.partition(" ") for line in out.splitlines()))
+
+    def absent_objects(self, ids: list[str]) -> frozenset[str]:
+        """Of `ids`, those a partial clone does not hold (empty for any other repository, whose
+        `cat-file --batch` answers `missing`). Git would fetch such an object from the promisor
+        remote, which branchwise never lets it reach, and a `cat-file --batch` that fails to
+        fetch ends (git before 2.40), so objects are looked up without asking for them."""
+        if not self.partial_clone or not ids:
+            return frozenset()
+        if len(ids) <= _FEW_OBJECTS:  # one short process each (a refused fetch is quick)
+            return frozenset(oid for oid in ids if not self._holds(oid))
+        wanted = set(ids)
+        process = subprocess.Popen(["git", "cat-file", "--batch-all-objects", "--batch-check=%(objectname)",
+                                    "--unordered"], cwd=self.git_dir, stdout=subprocess.PIPE,
+                                   env={**os.environ, **self._repo.git.environment()})
+        assert process.stdout is not None
+        with process.stdout:
+            for line in process.stdout:
+                wanted.discard(line.strip().decode("ascii", "replace"))
+        process.wait()
+        return frozenset(wanted)
+
+    def _holds(self, oid: str) -> bool:
+        try:
+            self._git("cat-file", "-e", oid)
+            return True
+        except GitCommandError:
+            return False
 
     def read_blobs(self, blobs: list[str]) -> dict[str, bytes]:
         """Many blobs in one `git cat-file --batch` run (one round trip, not one per blob);
         a blob the repository does not have is left out."""
         ids = list(dict.fromkeys(blobs))
+        absent = self.absent_objects(ids)
+        ids = [blob for blob in ids if blob not in absent]
         if not ids:
             return {}
         with tempfile.TemporaryFile() as request:
@@ -248,6 +311,18 @@ class GitRepo:
         while the caller reads, so git streams ahead of the caller by a pipe's buffer and only
         the blob being read is held in memory, however many there are."""
         ids = list(blobs)
+        absent = self.absent_objects(ids)
+        if not absent:
+            yield from self._stream_blobs(ids)
+            return
+        present = self._stream_blobs([blob for blob in ids if blob not in absent])
+        try:
+            for blob in ids:
+                yield (blob, None) if blob in absent else next(present)
+        finally:
+            present.close()
+
+    def _stream_blobs(self, ids: list[str]) -> Generator[tuple[str, bytes | None], None, None]:
         if not ids:
             return
         process = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.git_dir, stdin=subprocess.PIPE,
@@ -303,9 +378,11 @@ class GitRepo:
     def generated_paths(self, commit: str, paths: list[str]) -> frozenset[str]:
         """Paths marked `linguist-generated` by the root .gitattributes at `commit`."""
         blob = self.blob_at(commit, ".gitattributes")
-        if blob is None:
+        try:
+            text = "" if blob is None else self.read_blob(blob).decode("utf-8", "replace")
+        except ValueError:  # missing from the object store: no file is marked generated
             return frozenset()
-        patterns = _linguist_generated_patterns(self.read_blob(blob).decode("utf-8", "replace"))
+        patterns = _linguist_generated_patterns(text)
         return frozenset(p for p in paths if any(_attr_match(pat, p) for pat in patterns))
 
     # work tree --------------------------------------------------------------------------

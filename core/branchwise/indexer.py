@@ -19,6 +19,8 @@ from datetime import datetime, timedelta, timezone
 
 import json
 
+from git.exc import GitCommandError
+
 from branchwise.chunking import path_embedding_text
 from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
@@ -52,6 +54,8 @@ class BranchSummary:
     skipped_files: int = 0
     symbols_parsed: int = 0  # symbols cut from the files parsed in this run
     embed_seconds: float = 0.0  # time spent inside the embedder
+    #: files skipped because their blob is missing from the object store (partial clones)
+    unreadable_files: list[str] = field(default_factory=list)
 
     @property
     def symbols_per_second(self) -> float:
@@ -171,7 +175,10 @@ class Indexer:
                 summary.base = f"stale files re-parsed at {commit[:7]}"
                 branch_id, changes = existing.id, list[FileChange]()
             else:
-                branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
+                try:
+                    branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
+                except GitCommandError as error:  # a tree missing from the object store
+                    raise self.repo.unreadable_tree(commit, error) from None
             changes += self._reparse(commit, reparse - {c.path for c in changes})
             run = _Run(repo_id, branch_id, commit, summary)
             self._apply_changes(run, changes)
@@ -284,10 +291,12 @@ class Indexer:
         run.touched.update(old.values())
         if parsed is not None:
             file_chunks = parsed.chunks
-            run.summary.files_parsed += 1
+            run.summary.files_parsed += not parsed.unreadable
             run.summary.symbols_parsed += len(file_chunks.chunks)
             if file_chunks.skipped:
                 self._record_skip(run.branch_id, change.path, file_chunks.skipped, run.summary)
+            if parsed.unreadable:
+                run.summary.unreadable_files.append(change.path)
             known = self._known_in_file(repo_id, parsed)
             for position, chunk in enumerate(file_chunks.chunks):
                 identity_id = self._identity_in_file(repo_id, chunk, known)

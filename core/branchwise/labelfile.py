@@ -11,10 +11,10 @@ with `tomllib` instead, so every TOML file still reads exactly as TOML says.
 
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from collections.abc import Iterable, Iterator
+
+from branchwise.structured import loads_json, loads_toml
 
 _HEADER = "[[label]]"
 _PIN_HEADER = "[[pin]]"
@@ -78,13 +78,13 @@ def _key_value(line: str) -> tuple[str, str]:
     if match is None:
         raise NotExportFormat
     key, value = match.groups()
-    return key, json.loads(value, strict=False)
+    return key, loads_json(value, strict=False)
 
 
 def toml_label_tables(text: str, pins: list | None = None) -> list:
     """The `label` array of any TOML text (tomllib's errors for bad TOML); its `pin` array
     is appended to `pins` (a non-list value as it is, for the caller to refuse)."""
-    document = tomllib.loads(text)
+    document = loads_toml(text)
     if pins is not None and "pin" in document:
         found = document["pin"]
         pins.extend(found) if isinstance(found, list) else pins.append(None)  # refused: not a table

@@ -30,7 +30,6 @@ from multiprocessing import get_context
 
 from branchwise.chunking import ChunkingRules, chunk_file, path_embedding_text
 from branchwise.chunking.imports import used_imports
-from branchwise.errors import BranchwiseError
 from branchwise.gitrepo import GitRepo
 from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, FileChunks, sha256_hex
@@ -77,6 +76,7 @@ class ParsedFile:
     blob: str
     chunks: FileChunks
     extras: list[ChunkExtras] | None = field(default=None)
+    unreadable: bool = False  # the blob is missing from the object store
 
     def extras_of(self, position: int) -> ChunkExtras:
         if self.extras is None:  # parsed in this process: computed when a new version needs them
@@ -94,8 +94,10 @@ class ParsedFile:
         return embedding_key(path_embedding_text(self.path))
 
 
-def parse_file(repository: str, path: str, blob: str, data: bytes, rules: ChunkingRules,
+def parse_file(repository: str, path: str, blob: str, data: bytes | None, rules: ChunkingRules,
                generated: frozenset[str], with_extras: bool = False) -> ParsedFile:
+    if data is None:
+        return ParsedFile(path, blob, FileChunks(path, None, skipped=unreadable_reason(blob)), [], unreadable=True)
     chunks = chunk_file(repository, path, data, rules, generated_paths=generated)
     if not with_extras:
         return ParsedFile(path, blob, chunks)
@@ -133,21 +135,26 @@ def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRule
         blobs.close()  # ends git's cat-file when the caller stops early
 
 
-def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Generator[tuple[str, str, bytes], None, None]:
+def _file_bytes(repo: GitRepo, files: list[tuple[str, str]]) -> Generator[tuple[str, str, bytes | None], None, None]:
+    """Each file's bytes; None for a blob missing from the object store (a partial clone, a
+    removed object): that file is skipped with its reason, the others are indexed."""
     stream = repo.iter_blobs(blob for _path, blob in files)
     try:
         for (path, blob), (_blob, data) in zip(files, stream):
-            if data is None:
-                raise BranchwiseError(f"blob {blob} of {path} is missing from {repo.name}")
             yield path, blob, data
     finally:
         stream.close()
 
 
-_Task = list[tuple[str, str, bytes, bool]]  # (path, blob, bytes, generated)
+def unreadable_reason(blob: str) -> str:
+    return (f"unreadable: blob {blob[:12]} is missing from the object store (a partial clone, or a removed "
+            "object); read again when the file changes")
 
 
-def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes]], rules: ChunkingRules,
+_Task = list[tuple[str, str, bytes | None, bool]]  # (path, blob, bytes, generated)
+
+
+def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes | None]], rules: ChunkingRules,
                       generated: frozenset[str], processes: int) -> Iterator[ParsedFile]:
     pending: deque[tuple[_Task, Future | None]] = deque()
     try:
@@ -168,12 +175,12 @@ def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes]], 
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _tasks(blobs: Iterator[tuple[str, str, bytes]], generated: frozenset[str]) -> Iterator[_Task]:
+def _tasks(blobs: Iterator[tuple[str, str, bytes | None]], generated: frozenset[str]) -> Iterator[_Task]:
     task: _Task = []
     size = 0
     for path, blob, data in blobs:
         task.append((path, blob, data, path in generated))
-        size += len(data)
+        size += len(data or b"")
         if len(task) >= TASK_FILES or size >= TASK_BYTES:
             yield task
             task, size = [], 0

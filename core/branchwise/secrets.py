@@ -5,14 +5,26 @@ Files that are credentials by name (`.env`, `.npmrc`, kubeconfig, ...) are never
 is worth indexing, the secret is not. `redact` replaces every secret it recognises with
 `<redacted>` in the text that is stored, embedded, searched and shown; the chunk's
 content hash stays the hash of the original bytes, so verification against the real file
-still works. It recognises well-known token shapes (AWS, GitHub, Slack), private key blocks
-(every line of the block), and a quoted literal assigned to, or compared with, a name that
-ends in password, secret, token, api key, access key or private key (`password = "hunter2"`,
-`secret: 'Summer2024!'`, `DB_PASSWORD := "..."`), unless it looks like a placeholder.
+still works (and the verdict's reason says the text shown was redacted: views.py). It
+recognises well-known token shapes (AWS, GitHub, Slack), private key blocks (every line of
+the block), and a quoted literal given to a name that ends in password, secret, token, api
+key, access key or private key:
+
+- *assigned* (`password = "hunter2"`, `secret: 'Summer2024!'`, `DB_PASSWORD := "..."`): the
+  value is redacted unless it looks like a placeholder or the name of a setting; a name ending
+  in `token` keeps a plain lower-case word (`token = "keyword"` is a lexer's token type, no
+  credential is one);
+- *compared* (`token == "..."`, `!=`, `===`): only a value that looks generated (letters and
+  digits, at least 8 characters, random-looking) is redacted, so `elif token == "keyword":`
+  stays as it is in the file.
 
 `scan` is the export's last look (a bundle is pasted into a model's context, often a hosted
 one): stricter about assigned values (long and random-looking), and it names the kind and
 place of a finding only, never the secret itself.
+
+Every pattern runs in time linear in the line: names are found as whole runs of name
+characters (`_names`), each read once, and only then is the text after a run matched, so a
+long run of letters and digits costs no backtracking.
 """
 
 from __future__ import annotations
@@ -20,6 +32,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 _TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -30,24 +43,25 @@ _TOKEN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("Slack webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}")),
 )
 
-_ASSIGNED_SECRET = re.compile(
-    r"""(?ix)
-    [\w.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key)[\w.-]*   # a secret-sounding name
-    ["']?\s*[:=]\s*                                                           # assigned or mapped
-    (?P<quote>["'])(?P<value>[^"'\s]{16,})(?P=quote)                          # a long quoted value
-    """
+#: a run of name characters (`config.api_key`, `DB-PASSWORD`), matched whole: never backtracked
+_NAME_RUN = re.compile(r"[\w.-]+")
+
+#: what follows a secret-like name in `scan`: assigned or mapped, then a long quoted value
+_ASSIGNED_VALUE = re.compile(r"""["']?\s*[:=]\s*(?P<quote>["'])(?P<value>[^"'\s]{16,}+)(?P=quote)""")
+_SCAN_NAME = re.compile(r"(?i)api[_-]?key|secret|token|passw(?:or)?d|access[_-]?key")
+
+#: what follows a name that ends in a secret word in `redact`: compared, assigned or mapped,
+#: then a quoted literal on the same line
+_GIVEN_LITERAL = re.compile(
+    r"""(?P<between>["']?\s*(?P<op>===|!==|==|!=|:=|=>|=|:)\s*(?P<quote>["'`]))(?P<value>[^"'`\n]{3,200}+)(?P=quote)"""
 )
+_REDACT_NAME_END = re.compile(
+    r"(?i)(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key)$"
+)
+_COMPARISONS = frozenset({"==", "!=", "===", "!=="})
 
 _PLACEHOLDER = re.compile(r"(?i)(x{4,}|\*{4,}|change.?me|your[_-]|example|placeholder|dummy|<|\$\{|\{\{)")
-
-_ASSIGNED_LITERAL = re.compile(
-    r"""(?ix)
-    (?P<name>[\w.-]*(?:passw(?:or)?d|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key))
-    (?P<between>["']?\s*(?:==|:=|=>|=|:)\s*(?P<quote>["'`]))
-    (?P<value>[^"'`\n]{3,200})
-    (?P=quote)
-    """
-)
+_PLAIN_WORD = re.compile(r"[a-z]+(?:[_-][a-z]+)*")
 _KEY_BLOCK_BEGIN = _TOKEN_PATTERNS[0][1]
 _KEY_BLOCK_END = re.compile(r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----")
 _NOT_A_SECRET = frozenset({"password", "passwd", "secret", "token", "none", "null", "true", "false", "undefined"})
@@ -70,6 +84,10 @@ def _might_hold_a_secret(text: str) -> bool:
 
 #: bits per character above which a quoted value looks random rather than like words
 ENTROPY_THRESHOLD = 3.5
+#: a compared literal is redacted only when it looks generated: this long, letters and digits,
+#: and at least this random (lower than ENTROPY_THRESHOLD: a short value cannot reach 3.5 bits)
+COMPARED_MIN_LENGTH = 8
+COMPARED_ENTROPY = 2.8
 
 
 @dataclass(frozen=True)
@@ -83,10 +101,22 @@ def scan(text: str) -> list[Finding]:
     findings: list[Finding] = []
     for number, line in enumerate(text.splitlines(), start=1):
         kinds = [kind for kind, pattern in _TOKEN_PATTERNS if pattern.search(line)]
-        if not kinds and any(_looks_secret(m.group("value")) for m in _ASSIGNED_SECRET.finditer(line)):
+        if not kinds and _might_hold_a_secret(line) and any(
+                _looks_secret(match["value"]) for _name, match in _given(line, _ASSIGNED_VALUE, _SCAN_NAME.search)):
             kinds.append("high-entropy value assigned to a secret-like name")
         findings.extend(Finding(kind, number) for kind in kinds)
     return findings
+
+
+def _given(line: str, after: re.Pattern[str], is_secret_name) -> Iterator[tuple[str, re.Match[str]]]:
+    """Each run of name characters that `is_secret_name` accepts, with the match of `after` right
+    behind it: each run is read once, so the whole line costs time linear in its length."""
+    for run in _NAME_RUN.finditer(line):
+        name = run.group()
+        if is_secret_name(name):
+            match = after.match(line, run.end())
+            if match is not None:
+                yield name, match
 
 
 def _looks_secret(value: str) -> bool:
@@ -122,16 +152,38 @@ def redact(text: str) -> str:
             continue
         for _kind, pattern in _TOKEN_PATTERNS:
             line = pattern.sub(REDACTED, line)
-        lines[number] = _ASSIGNED_LITERAL.sub(_redact_assignment, line)
+        lines[number] = _redact_literals(line)
     return "\n".join(lines)
 
 
-def _redact_assignment(match: re.Match[str]) -> str:
-    value = match.group("value")
+def _redact_literals(line: str) -> str:
+    pieces, done = [], 0
+    for name, match in _given(line, _GIVEN_LITERAL, _REDACT_NAME_END.search):
+        if match.start() < done or not _is_secret_literal(name, match):
+            continue
+        pieces += [line[done:match.start("value")], REDACTED]
+        done = match.end("value")
+    return "".join(pieces) + line[done:] if pieces else line
+
+
+def _is_secret_literal(name: str, match: re.Match[str]) -> bool:
+    value = match["value"]
     if _PLACEHOLDER.search(value) or value.lower() in _NOT_A_SECRET or _is_constant_name(value):
-        return match.group(0)
-    quote = match.group("quote")
-    return f"{match.group('name')}{match.group('between')}{REDACTED}{quote}"
+        return False
+    if match["op"] in _COMPARISONS:
+        return _looks_generated(value)
+    return not (name.lower().endswith("token") and _PLAIN_WORD.fullmatch(value))
+
+
+def _looks_generated(value: str) -> bool:
+    """A compared value worth redacting: a credential's shape, not a word or an operator."""
+    return (
+        len(value) >= COMPARED_MIN_LENGTH
+        and not any(ch.isspace() for ch in value)
+        and any(ch.isdigit() for ch in value)
+        and any(ch.isalpha() for ch in value)
+        and shannon_entropy(value) >= COMPARED_ENTROPY
+    )
 
 
 def _is_constant_name(value: str) -> bool:

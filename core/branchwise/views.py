@@ -12,6 +12,11 @@ class whose method changed is `changed` (naming the members that changed), while
 identical at the target, is `unchanged-older` and says so as an outline. `deliver` switches a
 result to one of its views, text, verdict, reason and current text together, so no caller can
 pair one kind's text with another kind's verdict.
+
+A verdict compares the original lines (the content hash is the original's), while the text
+shown has its secrets redacted (secrets.py): so a result whose text carries `<redacted>` says
+so in its reason, in every front end, and no redaction makes a shown text differ from the file
+silently.
 """
 
 from __future__ import annotations
@@ -21,12 +26,14 @@ from dataclasses import dataclass, replace
 
 from branchwise.chunking.outline_key import MARK
 from branchwise.models import Chunk, Result, Verdict
+from branchwise.secrets import REDACTED
 
 FULL, OUTLINE, SIGNATURE = "full", "outline", "signature"
 DETAILS = (OUTLINE, FULL, SIGNATURE)
 _MARKER = re.compile(rf"^([ \t]*){MARK} (.+?)(\r?)$")
 _HASH_LANGUAGES = frozenset({"python", "ruby", "shell", "toml", "yaml"})
 GOOD = frozenset({Verdict.CURRENT, Verdict.UNCHANGED_OLDER})
+REDACTION_CLAUSE = "redacted in the text shown"
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,16 @@ def settle(result: Result, indexed_outline: str | None, current: Chunk | None, c
                                   result.changed_members)
     result.views = views
     result.text_kind = FULL
+    result.reason += redaction_note(result.text, result.current_text)
+
+
+def redaction_note(text: str, current_text: str | None) -> str:
+    """The reason's last clause for a shown text with redacted secrets ("" for none)."""
+    count = max(text.count(REDACTED), (current_text or "").count(REDACTED))
+    if not count:
+        return ""
+    secrets = "1 secret" if count == 1 else f"{count} secrets"
+    return f"; {secrets} {REDACTION_CLAUSE} ({REDACTED}; the verdict compares the original lines)"
 
 
 def _derived(kind: str, full: View, indexed: str, current: str | None, same_commit: bool,
@@ -144,6 +161,7 @@ def deliver(result: Result, kind: str) -> Result:
         return result
     result.text, result.text_kind = view.text, view.kind
     result.verdict, result.reason, result.current_text = view.verdict, view.reason, view.current_text
+    result.reason += redaction_note(view.text, view.current_text)
     return result
 
 

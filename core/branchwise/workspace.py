@@ -591,19 +591,22 @@ class Workspace:
         results: list[Result] | None = None,
         use_indexed_text: frozenset[str] = frozenset(),
         force: bool = False,
+        record_stats: bool = True,
         **options,
     ) -> BundleReport:
         """Write the bundle for `request` (or for already reviewed `results`), and append the
-        session to the failure-statistics log (an append-only file, outside the write lock).
+        session to the failure-statistics log (an append-only file, outside the write lock)
+        unless not `record_stats`.
         An existing file is kept unless `force`; nothing is written inside the index directory.
         `options` are further BundleContext fields: format, max_tokens, reference_as."""
         if results is None:
             results = self.search(request, against)
         context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
         report = write_bundle(results, Path(out), context, force=force, index_dir=self.index_dir)
-        stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
-                             context.index_age_seconds, results, target_commit=context.target_commit,
-                             used=usage.bundle_uses(results, report.entries))
+        if record_stats:
+            stats.record_session(self.index_dir, "export", self.repo.name, request.branch, context.index_commit,
+                                 context.index_age_seconds, results, target_commit=context.target_commit,
+                                 used=usage.bundle_uses(results, report.entries))
         return report
 
     # labels -------------------------------------------------------------------------------

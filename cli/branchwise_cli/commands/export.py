@@ -29,6 +29,8 @@ def add_arguments(p) -> None:
                         "docstrings, comments) as context, not only the class line")
     p.add_argument("--force", action="store_true", help="overwrite an existing bundle or manifest")
     p.add_argument("--allow-secrets", action="store_true", help="write even if secrets are detected")
+    p.add_argument("--no-stats", action="store_true",
+                   help="do not append this export to the failure-statistics log (stats.jsonl)")
 
 
 def run(args) -> int:
@@ -36,7 +38,7 @@ def run(args) -> int:
     ws = workspace(args, reader=True)
     with Waiting("loading the model, searching and writing the bundle"):
         report = ws.export(one, Path(args.out), against=args.against, allow_secrets=args.allow_secrets,
-                           force=args.force, format=args.format, max_tokens=args.max_tokens,
+                           force=args.force, record_stats=not args.no_stats, format=args.format, max_tokens=args.max_tokens,
                            reference_as=args.reference_as, class_outline=args.class_outline)
     echo(report.summary_line())
     return EXIT_OK

@@ -61,6 +61,11 @@ def run(args) -> int:
             echo(f"{s.branch} @ {s.commit[:7]}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
                   f"{s.embedded} embedded, {s.reused} reused, {s.tombstoned} tombstoned "
                   f"({s.base}; {s.seconds:.1f}s)")
+            if s.unreadable_files:
+                shown = ", ".join(s.unreadable_files[:5])
+                more = f" and {len(s.unreadable_files) - 5} more" if len(s.unreadable_files) > 5 else ""
+                echo(f"  skipped {len(s.unreadable_files)} file(s) whose blob is missing from the object store "
+                     f"(indexed the rest; `branchwise status` lists them): {shown}{more}")
         if report.gc_removed is not None:
             echo(f"gc: removed {report.gc_removed} unused versions")
         if report.embedding["background"]:

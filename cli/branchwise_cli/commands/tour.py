@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from branchwise.errors import UsageError
@@ -16,25 +17,74 @@ from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, 
 
 NAME = "tour"
 HELP = "code tours anchored on symbols: check, fix, show, record, CodeTour"
+OWN_HELP = True  # `tour ACTION --help` prints that action's own help (_ActionHelp)
 ACTIONS = ("check", "fix", "show", "record", "import-codetour", "export-codetour")
 
 
+#: each action's own help: what it does, and the options of its own (the rest are common)
+ACTION_HELP = {
+    "check": ("check every step against the branch; exit 1 when a step is neither current nor "
+              "unchanged-older", {"--branch", "--json"}),
+    "fix": ("re-anchor the steps that moved, were renamed or shifted lines; exit 1 when a step needs "
+            "a human", {"--branch"}),
+    "show": ("print each step's note, citation header and code as the branch has it now", {"--branch", "--json"}),
+    "record": ("write a new tour from the checked-out code (or the use-labelled review results)",
+               {"--branch", "--from-labels", "--query", "--title", "--force"}),
+    "import-codetour": ("turn a VS Code CodeTour file (TOUR) into a tour anchored on symbols",
+                        {"--out", "--force"}),
+    "export-codetour": ("write the tour as a VS Code CodeTour file, lines as of the branch",
+                        {"--branch", "--out", "--force"}),
+}
+_OWN = {flag for _what, flags in ACTION_HELP.values() for flag in flags}
+
+
 def add_arguments(p) -> None:
+    p.add_argument("-h", "--help", action=_ActionHelp, help="show this help (after an action: its own) and exit")
     p.add_argument("action", choices=ACTIONS, help="what to do with the tour")
     p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
                    "(import-codetour: the .tour file to read)")
-    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
-    p.add_argument("--branch", help="branch to check against (default: the checked-out branch)")
+    _options(p)
+
+
+def _options(p, own: set[str] = _OWN) -> None:
+    """The options, those of the actions limited to `own` (the common ones always)."""
+    def option(flag: str, **kwargs) -> None:
+        if flag not in _OWN or flag in own:
+            p.add_argument(flag, **kwargs)
+
+    option("--repo", default=".", metavar="REPO", help="path to the git repository")
+    option("--branch", help="branch to check against (default: the checked-out branch)")
     index_option(p)
-    p.add_argument("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
-    p.add_argument("--from-labels", action="store_true", help="record: the use-labelled review results")
-    p.add_argument("--query", help="record --from-labels: the reviewed query (its results in rank order)")
-    p.add_argument("--title", help="record: the tour's title (default: from the file name)")
-    p.add_argument("--force", action="store_true",
-                   help="import-codetour, export-codetour: overwrite an existing --out file")
+    option("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
+    option("--from-labels", action="store_true", help="record: the use-labelled review results")
+    option("--query", help="record --from-labels: the reviewed query (its results in rank order)")
+    option("--title", help="record: the tour's title (default: from the file name)")
+    option("--force", action="store_true",
+           help="record, import-codetour: overwrite an existing tour; export-codetour: an existing .tour file")
     backend(p)
     as_user(p)
-    json_option(p)
+    if "--json" not in _OWN or "--json" in own:
+        json_option(p)
+
+
+class _ActionHelp(argparse.Action):
+    """`--help`: the tour command's help, or after an action (`tour record --help`) that action's."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        action = getattr(namespace, "action", None)
+        if action not in ACTION_HELP:
+            parser.print_help()
+            parser.exit()
+        what, own = ACTION_HELP[action]
+        helper = argparse.ArgumentParser(prog=f"{parser.prog} {action}", description=what)
+        helper.add_argument("tour", metavar="TOUR", help="the .tour file to read" if action == "import-codetour"
+                            else "a tour file, or a name under .branchwise/tours/")
+        _options(helper, own)
+        helper.print_help()
+        parser.exit()
 
 
 def run(args) -> int:
@@ -74,14 +124,17 @@ def _check(args, workspace) -> int:
 def _fix(args, workspace) -> int:
     check = _checked(args, workspace)
     verifier = workspace.verifier(check.branch)
-    fixed, left = fix_tour(check, verifier.dirty)
+    fixed, left, anchored = fix_tour(check, verifier.dirty)
     path = check.tour.save()
+    for item in anchored:
+        echo(f"anchored step {item.number}: {item.step.anchor} at {item.path} ({item.qualified_name}) "
+             f"L{item.start_line}-L{item.end_line}, {check.target}")
     for item in fixed:
         echo(f"re-anchored step {item.number} ({item.status}): {item.step.anchor} -> "
               f"{item.path} ({item.qualified_name}) L{item.start_line}-L{item.end_line}")
     for item in left:
         echo(f"needs a human: step {item.number} ({item.verdict.value}): {item.step.anchor}: {item.reason}")
-    echo(f"wrote {path} ({len(fixed)} re-anchored, {len(left)} left)")
+    echo(f"wrote {path} ({len(anchored)} anchored, {len(fixed)} re-anchored, {len(left)} left)")
     return EXIT_FAILED if left else EXIT_OK
 
 

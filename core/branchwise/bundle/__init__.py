@@ -255,7 +255,7 @@ def _fit(pieces, left_out, results, facts: Facts, context: BundleContext, counte
             return kept, text, tried
         for piece in pieces:
             left_out.pop(id(piece.source), None)
-    raise UsageError(f"--max-tokens {budget} is too small for the bundle's title ({total} tokens with no chunk)")
+    raise budgeting.BudgetTooSmall(budget, total, budgeting.smallest_budget(tried))
 
 
 def _measured(facts: Facts, pieces, left_out, results, fmt: str, counter: TokenCounter,

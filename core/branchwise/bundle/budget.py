@@ -18,8 +18,26 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from branchwise.bundle.overlap import Piece, inside
+from branchwise.errors import UsageError
 
 BUDGET = "budget"
+
+
+class BudgetTooSmall(UsageError):
+    """A budget below the bundle's title. `smallest` is the least budget that holds the title and
+    one result's smallest unit (None without results), for a caller that words its own error
+    (the MCP server names its `max_tokens`, not the CLI's flag)."""
+
+    def __init__(self, budget: int, title_tokens: int, smallest: int | None):
+        super().__init__(f"--max-tokens {budget} is too small for the bundle's title "
+                         f"({title_tokens} tokens with no chunk)")
+        self.budget, self.title_tokens, self.smallest = budget, title_tokens, smallest
+
+
+def smallest_budget(tried: dict[int, dict]) -> int | None:
+    """The least budget at which one of the results left out for the budget would have come in
+    (`fit` measured each with nothing kept when it kept nothing)."""
+    return min((entry["needed_tokens"] for entry in tried.values()), default=None)
 
 #: (kept pieces, reasons of what is left out) -> (text, tokens of the whole bundle)
 Measure = Callable[[list[Piece], dict[int, str]], tuple[str, int]]

@@ -101,7 +101,7 @@ def _unique(names: list[str]) -> list[str]:
 def _toml_starts(text: str, lines: list[str]) -> list[tuple[str, int]] | None:
     try:
         tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, UnicodeError):
+    except (tomllib.TOMLDecodeError, UnicodeError, RecursionError):
         return None
     starts: list[tuple[str, int]] = []
     array_counts: dict[str, int] = {}

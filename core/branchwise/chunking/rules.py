@@ -6,6 +6,7 @@ field by name through `ChunkingRules.from_mapping`. Pattern syntax is in `globs.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -99,14 +100,17 @@ class ChunkingRules:
     def from_mapping(cls, mapping: dict[str, Any]) -> ChunkingRules:
         """Rules from a config table: known fields override the defaults.
 
-        Raises ValueError naming the offending key for unknown keys or wrong types.
+        Raises ValueError naming the offending key for unknown keys, wrong types and values out
+        of range (a size or a count of 0 or less would index nothing, silently).
         """
         known = {f.name: f for f in fields(cls)}
         defaults = cls()
         changes: dict[str, Any] = {}
         for key, value in mapping.items():
             if key not in known:
-                raise ValueError(f"unknown chunking setting {key!r}")
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise ValueError(f"unknown chunking setting {key!r}{hint}")
             expected = type(getattr(defaults, key))
             if key in _GLOB_FIELDS or expected is tuple:
                 if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
@@ -115,11 +119,22 @@ class ChunkingRules:
             elif expected is float and isinstance(value, int) and not isinstance(value, bool):
                 value = float(value)
             elif not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
-                raise ValueError(
-                    f"chunking setting {key!r} must be {expected.__name__}, got {type(value).__name__}"
-                )
+                raise ValueError(f"chunking setting {key!r} must be {_KIND_NAMES[expected]}, not {_shown(value)}")
+            if expected is int and value < 1:
+                raise ValueError(f"chunking setting {key!r} must be 1 or more, not {value}")
+            if expected is float and not 0.0 <= value <= 1.0:
+                raise ValueError(f"chunking setting {key!r} must be between 0 and 1, not {value}")
             changes[key] = value
         return replace(defaults, **changes)
+
+
+_KIND_NAMES = {int: "an integer (a count of bytes, lines or characters)", float: "a number",
+               bool: "true or false"}
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 DEFAULT_RULES = ChunkingRules()

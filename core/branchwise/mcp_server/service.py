@@ -20,6 +20,8 @@ from branchwise.bundle.tokens import token_counter
 from branchwise.bundle import BundleContext, shown_for
 from branchwise.errors import UsageError
 from branchwise.labels import effective_label
+from branchwise.mcp_server.answer_size import compact_json, echoed, with_token_count
+from branchwise.mcp_server.bundle_answer import BundleAnswer
 from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
 from branchwise.models import Label, Result
 from branchwise.search import SearchRequest
@@ -32,28 +34,9 @@ MIN_ANSWER_TOKENS = 200
 #: a search answer's default budget: the best results in full, later ones as outlines or
 #: signatures (each one `symbol` call from its full text); None asks for no limit
 DEFAULT_ANSWER_TOKENS = 3000
-MIN_BUNDLE_TOKENS = 50
-_INCLUDED_KEYS = ("rank", "path", "qualified_name", "verdict", "text_kind", "section", "tokens")
 #: what each result can shrink to, largest first, under a budget
 _SMALLER = {views.FULL: (views.FULL, views.OUTLINE, views.SIGNATURE),
             views.OUTLINE: (views.OUTLINE, views.SIGNATURE), views.SIGNATURE: (views.SIGNATURE,)}
-
-
-def compact_json(answer: dict) -> str:
-    """The answer as an agent reads it: JSON without indentation or spaces."""
-    return json.dumps(answer, separators=(",", ":"), ensure_ascii=False, default=str)
-
-
-def with_token_count(answer: dict, key: str = "tokens") -> dict:
-    """The answer with its own size in tokens in `key` (the count includes the field)."""
-    count = token_counter()
-    answer[key] = count(compact_json(answer))
-    for _ in range(5):
-        total = count(compact_json(answer))
-        if total == answer[key]:
-            break
-        answer[key] = total
-    return answer
 
 
 class AgentService:
@@ -98,7 +81,7 @@ class AgentService:
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
             self._record(ws, branch, results, verifier)
             answer: dict[str, Any] = {
-                "query": query, "repository": ws.repo.name, "branch": branch,
+                "query": echoed(query), "repository": ws.repo.name, "branch": branch,
                 "target": context.target, "target_commit": context.target_commit,
                 "freshness": freshness, "detail": detail, "max_tokens": max_tokens,
                 "results": [], "excluded": len(results) - len(kept), "omitted": [],
@@ -124,26 +107,7 @@ class AgentService:
             request = SearchRequest(query=query, branch=branch, top_k=top_k)
             verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
-            answer: dict = {}
-            budget = max_tokens
-            for _ in range(6):  # the answer's metadata and JSON escapes cost tokens too: fit the whole
-                bundle = ws.build_bundle(request, results, max_tokens=budget)
-                entries = bundle.manifest["results"]
-                answer = with_token_count({
-                    "query": query, "repository": ws.repo.name, "branch": branch, "freshness": freshness,
-                    "bundle": bundle.text, "tokens": bundle.total_tokens, "max_tokens": max_tokens,
-                    "tokenizer": bundle.manifest["tokenizer"],
-                    "included": [{key: e.get(key) for key in _INCLUDED_KEYS} for e in entries if e["included"]],
-                    "left_out": [{"rank": e["rank"], "qualified_name": e["qualified_name"], "reason": e["left_out"]}
-                                 for e in entries if not e["included"] and e["label"] != "exclude"],
-                }, key="answer_tokens")
-                if max_tokens is None or answer["answer_tokens"] <= max_tokens:
-                    break
-                budget = (budget or max_tokens) - (answer["answer_tokens"] - max_tokens) - 2
-                if budget < MIN_BUNDLE_TOKENS:
-                    raise UsageError(f"max_tokens {max_tokens} is too small for the bundle and its lists")
-            else:
-                raise UsageError(f"the answer did not fit in max_tokens {max_tokens}")
+            answer, entries = BundleAnswer(ws, request, results, freshness).within(max_tokens)
             self._record(ws, branch, results, verifier, used=usage.bundle_uses(results, entries))
             return answer
 
@@ -311,6 +275,9 @@ def _within(answer: dict, candidates: list, entry_of, max_tokens: int) -> dict:
     omitted with everything after it, never cut inside its code."""
     count = token_counter()
     frame = count(compact_json({**answer, "tokens": max_tokens, "omitted": [c[0].rank for c in candidates]}))
+    if frame > max_tokens:
+        raise UsageError(f"max_tokens {max_tokens} is too small for the answer's frame alone "
+                         f"({frame} tokens with no result): ask for max_tokens {frame} or more")
     used = frame
     for position, (result, kinds) in enumerate(candidates):
         chosen = None

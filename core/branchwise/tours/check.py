@@ -28,7 +28,7 @@ from branchwise.models import Chunk, Result, Verdict, version_id
 from branchwise.search import SearchRequest
 from branchwise.symbols import shape_hash, short_name
 from branchwise.tours.tourfile import Step, Tour
-from branchwise.views import OUTLINE, deliver
+from branchwise.views import OUTLINE, REDACTION_CLAUSE, deliver, redaction_note
 
 if TYPE_CHECKING:
     from branchwise.verify import Verifier
@@ -51,6 +51,11 @@ class StepCheck:
     start_line: int | None = None
     end_line: int | None = None
     text: str | None = None
+
+    def __post_init__(self) -> None:
+        # the reason says when the text shown has redacted secrets, however the step was checked
+        if self.text and REDACTION_CLAUSE not in self.reason:
+            self.reason += redaction_note(self.text, None)
 
     @property
     def decayed(self) -> bool:
@@ -111,13 +116,16 @@ def check_tour(workspace, tour: Tour, branch: str) -> TourCheck:
     return TourCheck(tour, branch, verifier.target, verifier.target_commit, checks)
 
 
-def fix_tour(check: TourCheck, uses_work_tree_paths: frozenset[str] = frozenset()) -> tuple[list[StepCheck], list[StepCheck]]:
-    """Re-anchor the steps whose text is intact elsewhere; return (fixed, left for a human).
+def fix_tour(check: TourCheck, uses_work_tree_paths: frozenset[str] = frozenset()
+             ) -> tuple[list[StepCheck], list[StepCheck], list[StepCheck]]:
+    """Re-anchor the steps whose text is intact elsewhere; return (re-anchored, left for a
+    human, anchored): a step in place whose record was brought up to date (a hand-written step
+    given its hash, a recorded one its newer commit) is anchored, not re-anchored, and counted.
 
     A re-anchored step records the target commit as where it was seen, unless its file has
     uncommitted edits (`uses_work_tree_paths`), in which case only its anchor and lines move.
     """
-    fixed, left = [], []
+    fixed, left, anchored = [], [], []
     for item in check.steps:
         step = item.step
         refreshable = item.status in FIXABLE | {"ok"} or (item.status == "unverifiable" and item.result)
@@ -135,9 +143,8 @@ def fix_tour(check: TourCheck, uses_work_tree_paths: frozenset[str] = frozenset(
             updated.language = item.result.identity.language
         if updated != step:
             check.tour.steps[item.number - 1] = updated
-            if item.status in FIXABLE:
-                fixed.append(item)
-    return fixed, left
+            (fixed if item.status in FIXABLE else anchored).append(item)
+    return fixed, left, anchored
 
 
 # one step ---------------------------------------------------------------------------------

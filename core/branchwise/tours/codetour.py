@@ -16,6 +16,7 @@ from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.gitrepo import GitRepo
 from branchwise.labels import write_atomically
+from branchwise.structured import loads_json
 from branchwise.symbols import innermost_at
 from branchwise.tours.check import TourCheck
 from branchwise.tours.tourfile import Step, Tour, in_repository
@@ -24,7 +25,7 @@ from branchwise.tours.tourfile import Step, Tour, in_repository
 def read_codetour(path: Path) -> dict:
     """A CodeTour file's data, its steps checked for the types CodeTour gives them."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_json(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UsageError(f"no CodeTour file at {path}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:

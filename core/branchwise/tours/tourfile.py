@@ -32,6 +32,7 @@ import tomli_w
 
 from branchwise.errors import UsageError
 from branchwise.labels import write_atomically
+from branchwise.structured import loads_toml
 
 TOURS_DIR = Path(".branchwise") / "tours"
 #: step keys in the order they are written
@@ -116,7 +117,7 @@ def resolve_tour_path(tour: str, work_tree: Path | None) -> Path:
 
 def load_tour(path: Path) -> Tour:
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        data = loads_toml(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise UsageError(f"no tour at {path}") from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
