@@ -192,11 +192,11 @@ def evaluate_repo(repo: Repo, path: Path, index_dir: Path, embedder, modes: tupl
 
     workspace = Workspace(path, index_dir)
     workspace.__dict__["embedder"] = embedder
-    workspace.searcher.config.ranking.update(ranking or {})
     before = getattr(embedder, "computed", 0)
     started = time.perf_counter()
     workspace.index(["main"])
     index_seconds = time.perf_counter() - started
+    workspace.searcher.config.ranking.update(ranking or {})
     prefix = f"{repo.root.rstrip('/')}/" if repo.root else None
     live = [row for row in workspace.inspect("main") if prefix is None or row["path"].startswith(prefix)]
     chunks = [Hit(r["path"], r["start_line"], r["end_line"]) for r in live]

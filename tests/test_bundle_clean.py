@@ -197,7 +197,7 @@ def test_a_moved_unchanged_history_copy_yields_to_the_current_one(moved):
     single = workspace.build_bundle(request, results=alone)
     use, history, _ = sections(single.text)
     assert "Source: src/notify/email.py (deleted on main; moved unchanged to src/notify/mailer.py#L1-L3)" in history
-    assert "Check: current at its new place" in history and "send_cancel_email" not in use
+    assert "Check: deleted here; its text is unchanged at src/notify/mailer.py" in history and "send_cancel_email" not in use
     assert "its text is current code at src/notify/mailer.py#L1-L3" in history
 
 

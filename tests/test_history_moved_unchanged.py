@@ -80,7 +80,7 @@ def test_a_history_copy_moved_unchanged_is_reference_only_and_names_its_current_
     alone = ws.build_bundle(request, results=[legacy])
     use, history = _sections(alone.text)
     assert "format_invoice_code" not in use
-    assert "Check: current at its new place; moved unchanged to billing/codes.py" in history
+    assert "Check: deleted here; its text is unchanged at billing/codes.py" in history
     assert ("Purpose: history, for reference; its text is current code at billing/codes.py#L1-L2 "
             "(cite that place, not this one)") in history
     assert "do not copy the implementation" not in history  # its text is the branch's code as it is now

@@ -32,16 +32,18 @@ def session(failures: int, total: int = 10) -> list[Result]:
 def test_record_counts_verdicts_reasons_directories_and_overrides(tmp_path):
     results = [
         make_result("src/orders/a.py", Verdict.CHANGED, "symbol text differs from indexed version; now lines 4-9"),
-        make_result("src/orders/b.py", Verdict.DELETED, "file deleted at target; moved to src/x.py#L1-L3 unchanged"),
+        make_result("src/orders/b.py", Verdict.UNCHANGED_OLDER,
+                    "moved unchanged to src/x.py#L1-L3 (file deleted at target at src/orders/b.py#L1-L3; the index is behind)"),
         make_result("src/orders/c.py", Verdict.DELETED, "file deleted at target"),
         make_result("setup.py", Verdict.CURRENT, "indexed at target commit", label=Label.EXCLUDE),
         make_result("vendor/x.py", Verdict.EXCLUDED, "vendored code"),
         make_result("docs/y.py", Verdict.UNVERIFIABLE, "no version metadata"),
     ]
-    results[1].current_path = "src/x.py"  # moved unchanged: current at its new place, not a failure
+    results[1].current_path, results[1].moved = "src/x.py", True  # current at its new place, not a failure
     record = record_session(tmp_path, "export", "shop", "main", "c" * 40, 3600.0, results)
 
-    assert record["verdicts"] == {"changed": 1, "current": 1, "deleted": 2, "excluded": 1, "unverifiable": 1}
+    assert record["verdicts"] == {"changed": 1, "current": 1, "deleted": 1, "excluded": 1, "unchanged-older": 1,
+                                  "unverifiable": 1}
     assert record["considered"] == 5 and record["failures"] == 3 and record["failure_ratio"] == 0.6
     assert record["moved_unchanged"] == 1
     assert record["reasons"] == {

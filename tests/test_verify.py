@@ -123,9 +123,9 @@ def test_work_tree_moved_past_the_index(shop):
     assert legacy.verdict is Verdict.DELETED and legacy.reason == "file deleted at target"
     assert legacy.current_path is None
 
-    slugify = results["slugify"]
-    assert slugify.verdict is Verdict.DELETED
-    assert slugify.reason == "symbol no longer in file; moved to src/util/slug.py#L1-L2 unchanged"
+    slugify = results["slugify"]  # moved unchanged: what a fresh index would list, at its new place
+    assert slugify.verdict is Verdict.UNCHANGED_OLDER and slugify.moved_unchanged
+    assert slugify.reason.startswith("moved unchanged to src/util/slug.py#L1-L2 (symbol no longer in file at ")
     assert (slugify.current_path, slugify.current_text) == ("src/util/slug.py", slugify.text)
 
     titlecase = results["titlecase"]  # its file changed, it did not: now at the top of the file
@@ -153,9 +153,9 @@ def test_function_moved_to_an_untracked_file_is_found(shop):
     (shop.path / "src/orders/legacy.py").unlink()
     (shop.path / "src/orders/cancel.py").write_text(LEGACY)
     Verifier(GitRepo(shop.path), "main").verify(list(results.values()))
-    moved = results["old_cancel"]
-    assert moved.verdict is Verdict.DELETED
-    assert moved.reason == "file deleted at target; moved to src/orders/cancel.py#L1-L3 unchanged"
+    moved = results["old_cancel"]  # same commit, uncommitted move: current at the new place
+    assert moved.verdict is Verdict.CURRENT and moved.moved_unchanged
+    assert moved.reason.startswith("moved unchanged to src/orders/cancel.py#L1-L3 (file deleted at target at ")
 
 
 def test_branch_not_checked_out_is_verified_against_its_tip(shop):

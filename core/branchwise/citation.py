@@ -78,6 +78,8 @@ def _check(result: Result, shown: Shown, target: str, elsewhere: bool) -> str:
     verdict = result.verdict
     members = ", ".join(result.changed_members)
     at = f" at {target}" if elsewhere else ""
+    if result.moved_unchanged and verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER):
+        return f"Check: {verdict.value} at its new place; moved unchanged to {shown.path}, content hash matches{at}"
     if result.text_kind == "outline" and verdict in (Verdict.CURRENT, Verdict.UNCHANGED_OLDER):
         older = "older commit, " if verdict is Verdict.UNCHANGED_OLDER else ""
         since = f"; members {members} changed since (each is verified on its own)" if members else ""
@@ -93,8 +95,8 @@ def _check(result: Result, shown: Shown, target: str, elsewhere: bool) -> str:
             return f"Check: changed; showing the current {kind} at {target}{since}"
         since = f" (members {members} changed since)" if members else ""
         return f"Check: changed; showing the indexed {kind}, which differs from {target}{since}"
-    if result.moved_unchanged:
-        return f"Check: current at its new place; moved unchanged to {shown.path}, content hash matches"
+    if result.moved_unchanged:  # a history copy: deleted where it was, its text current elsewhere
+        return f"Check: deleted here; its text is unchanged at {shown.path}"
     if verdict is Verdict.UNVERIFIABLE:
         return "Check: unverifiable; no version metadata, a lead only"
     return f"Check: {verdict.value if verdict else 'unverified'}; {result.reason}".rstrip("; ")
@@ -113,6 +115,14 @@ def purpose_line(shown: Shown, result: Result | None = None) -> str | None:
         place = _location(result.current_path or shown.path, result.current_start_line, result.current_end_line)
         return f"Purpose: history, for reference; its text is current code at {place} (cite that place, not this one)"
     return f"Purpose: reference for {topic or 'the idea'} only; do not copy the implementation"
+
+
+def cited_location(result: Result) -> str:
+    """Where a result is cited in every front end: the branch's own code that moved unchanged
+    at its new place (its verdict is about that place), anything else where it was indexed."""
+    if result.moved_unchanged and not result.history:
+        return _location(result.current_path or result.path, result.current_start_line, result.current_end_line)
+    return _location(result.path, result.start_line, result.end_line)
 
 
 def version_string(branch: str, commit: str, date: str | None) -> str:

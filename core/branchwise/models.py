@@ -176,6 +176,9 @@ class Result:
     text_kind: str = "full"
     #: a container's members whose text differs between the indexed version and the target
     changed_members: tuple[str, ...] = ()
+    #: verification found the text unchanged at another place than the indexed one (the
+    #: `current_*` fields say where); see docs/verification.md, "Moved code"
+    moved: bool = False
     #: the verified views by kind (views.View), filled by verification; not part of the JSON
     views: dict = field(default_factory=dict, repr=False)
 
@@ -185,8 +188,9 @@ class Result:
 
     @property
     def moved_unchanged(self) -> bool:
-        """Gone from its place but found unchanged elsewhere: current code at `current_path`."""
-        return self.verdict is Verdict.DELETED and self.current_path is not None
+        """Gone from its indexed place but found unchanged elsewhere: the branch's own result is
+        `current` (or `unchanged-older`) at `current_path`, a history copy stays `deleted`."""
+        return self.moved and self.current_path is not None
 
     def to_json(self) -> dict:
         """The `search --json` result object of the CLI contract."""

@@ -186,15 +186,27 @@ class Verifier:
         return found
 
     def _deleted(self, result: Result, why: str) -> None:
+        """Gone from its indexed place: `deleted`, unless the same text lives elsewhere. The
+        branch's own code found so is what a fresh index would list there: current (or
+        unchanged-older) at its new place. A history copy stays history, `deleted`, with the
+        place where its text now lives."""
         moved = self._find_moved(result)
-        if moved is not None:
-            path, chunk = moved
-            _set_current(result, path, chunk)
-            renamed = "" if chunk.identity.qualified_name == result.identity.qualified_name else (
-                f" as {chunk.identity.qualified_name}"
-            )
-            why += f"; moved to {path}#L{chunk.start_line}-L{chunk.end_line}{renamed} unchanged"
-        _decide(result, Verdict.DELETED, why)
+        if moved is None:
+            _decide(result, Verdict.DELETED, why)
+            return
+        path, chunk = moved
+        _set_current(result, path, chunk)
+        result.moved = True
+        renamed = "" if chunk.identity.qualified_name == result.identity.qualified_name else (
+            f" as {chunk.identity.qualified_name}"
+        )
+        place = f"{path}#L{chunk.start_line}-L{chunk.end_line}{renamed}"
+        if result.history:
+            _decide(result, Verdict.DELETED, f"{why}; moved to {place} unchanged")
+            return
+        verdict = Verdict.CURRENT if result.commit == self.target_commit else Verdict.UNCHANGED_OLDER
+        _decide(result, verdict, f"moved unchanged to {place} ({why} at "
+                                 f"{result.path}#L{result.start_line}-L{result.end_line}; the index is behind)")
 
     def _find_moved(self, result: Result) -> tuple[str, Chunk] | None:
         """The same content (any identity) in a file changed since the indexed commit.
@@ -292,6 +304,7 @@ def changed_members(indexed: tuple[Chunk, list[Chunk]], found: Chunk, current: l
 def _reset(result: Result) -> None:
     result.verdict, result.reason = None, ""
     result.changed_members = ()
+    result.moved = False
     result.current_path = result.current_start_line = result.current_end_line = result.current_text = None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from branchwise.citation import cited_location
 from branchwise.coverage import coverage_note
 from branchwise.errors import UsageError
 from branchwise.models import Result
@@ -62,7 +63,7 @@ def _print_results(query: str, branch: str, results: list[Result], note: str | N
     if note is not None:
         echo(f"# {note}")
     for r in results:
-        where = f"{r.path}#L{r.start_line}-L{r.end_line}"
+        where = cited_location(r)
         label = f" [{r.label.value}]" if r.label else ""
         verdict = r.verdict.value if r.verdict else "?"
         echo(f"{r.rank:>3}. {verdict:<15} {where}  {r.identity.qualified_name}  "

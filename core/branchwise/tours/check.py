@@ -190,7 +190,7 @@ def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, path
             result.current_text = renamed.text
             result.reason += f"; renamed to {renamed.identity.qualified_name} in the same file, text otherwise identical"
             return _finish(number, step, result, "renamed", renamed.identity.qualified_name)
-    if result.verdict is Verdict.DELETED and result.current_path is not None:
+    if result.moved_unchanged:
         new_name = _moved_name(verifier, result, result.current_path)
         if new_name != identity.qualified_name:
             return _finish(number, step, result, "renamed", new_name)

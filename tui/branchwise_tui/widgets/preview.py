@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from branchwise.citation import Shown
+from branchwise.citation import Shown, cited_location
 from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
 from branchwise_tui.widgets.lists import KeyScroll
@@ -71,6 +71,8 @@ def _status(result: Result, takes_current: bool) -> Text:
     if result.verdict is Verdict.CHANGED and result.current_text is not None:
         which = "the CURRENT text" if takes_current else "the INDEXED text"
         lines.append(f"The bundle takes {which} (press t to switch).")
+    elif result.moved_unchanged and not result.history:
+        lines.append(f"Now at: {cited_location(result)} (indexed at {result.path}#L{result.start_line}-L{result.end_line})")
     elif result.verdict is Verdict.DELETED:
         lines.append(f"Last seen: {result.branch}@{result.commit[:7]} "
                      f"{result.path}#L{result.start_line}-L{result.end_line}")
