@@ -132,3 +132,48 @@ def test_the_branchs_own_code_moved_unchanged_stays_use(tmp_path):
 def _chunk_names(section: str) -> list[str]:
     """The chunk headings of a bundle section ("## 2. format_invoice_number" -> the name)."""
     return [line.split(". ", 1)[1] for line in section.splitlines() if re.match(r"#{2,3} \d+\. ", line)]
+
+
+def test_history_the_asked_branch_never_had_is_not_called_a_deletion(tmp_path):
+    """Issue 46, truth 2: with --scope all on an old release line, a symbol that only a newer
+    branch has is history from that branch: its reason says the asked branch never had it (not
+    that it was deleted), and it is never under use."""
+    builder = GitBuilder(tmp_path / "lines")
+    builder.write("billing/numbers.py", NUMBERS)
+    builder.commit("numbers")
+    builder.branch("release/1.x")
+    builder.write("billing/codes.py", CODES)
+    builder.commit("codes, on main only")
+    builder.write("billing/numbers.py", NUMBERS + "\n\ndef format_invoice_serial(serial):\n    return serial\n")
+    builder.commit("a serial formatter, on main only")
+    builder.checkout("release/1.x")
+    ws = Workspace(builder.path, tmp_path / "index")
+    ws.index(["main", "release/1.x"])
+    try:
+        results = ws.search(SearchRequest("format invoice code serial", "release/1.x", top_k=6, scope="all"))
+        newer = [r for r in results if r.history and r.identity.qualified_name in ("format_invoice_code",
+                                                                                   "format_invoice_serial")]
+        assert newer, [r.identity.qualified_name for r in results]
+        for result in newer:
+            assert result.reason.startswith("not on release/1.x: this code is from main and no indexed commit")
+            assert "deleted" not in result.reason and effective_label(result) is Label.REFERENCE_ONLY
+    finally:
+        ws.close()
+
+
+def test_history_the_asked_branch_deleted_is_still_a_deletion(tmp_path):
+    builder = GitBuilder(tmp_path / "gone")
+    builder.write("billing/numbers.py", NUMBERS)
+    builder.write("billing/codes.py", CODES)
+    builder.commit("both")
+    ws = Workspace(builder.path, tmp_path / "index")
+    ws.index(["main"])
+    builder.delete("billing/codes.py")
+    builder.commit("codes removed")
+    ws.index(["main"])
+    try:
+        results = ws.search(SearchRequest("format invoice code serial", "main", top_k=6, scope="all"))
+        gone = next(r for r in results if r.identity.qualified_name == "format_invoice_code")
+        assert gone.history and gone.reason.startswith("file deleted at target")
+    finally:
+        ws.close()

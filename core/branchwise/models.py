@@ -158,6 +158,8 @@ class Result:
     class_reason: str = ""
     history: bool = False  # not in the queried branch's live set (--scope all)
     history_note: str = ""  # e.g. "deleted on main at 9f3c1ab"
+    #: history the queried branch never had (no indexed commit of it held this identity)
+    never_on_branch: bool = False
     verdict: Verdict | None = None
     reason: str = ""
     current_path: str | None = None

@@ -192,6 +192,9 @@ class Verifier:
         place where its text now lives."""
         moved = self._find_moved(result)
         if moved is None:
+            if result.history and result.never_on_branch:
+                why = (f"not on {self.branch}: this code is from {result.branch} and no indexed commit of "
+                       f"{self.branch} had it")
             _decide(result, Verdict.DELETED, why)
             return
         path, chunk = moved

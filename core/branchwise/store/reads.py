@@ -150,6 +150,17 @@ class SearchReads(Database):
             (version_row, prefer_branch),
         ).fetchone()
 
+    def ever_left(self, version_row: int, branch_id: int) -> bool:
+        """Whether the identity of a version was ever deleted from a branch: a tombstone there
+        after a commit of the branch that had it. A branch indexed for the first time from
+        another branch's live set tombstones what it never had at its first commit (the last
+        commit is that commit itself); that is not a deletion."""
+        return self.conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM tombstones WHERE branch_id = ? AND last_commit != commit_sha "
+            "AND identity_id = (SELECT identity_id FROM versions WHERE id = ?))",
+            (branch_id, version_row),
+        ).fetchone()[0] == 1
+
     def live_symbols(self, branch_id: int, paths: Iterable[str]) -> list[tuple]:
         """A branch's live versions in `paths`: (path, language, symbol_type, qualified_name,
         start_line, end_line, content_hash, text, path_class, class_reason), by path and line."""

@@ -135,8 +135,11 @@ class Searcher(HybridSearch):
         places = self.store.live_places(version_row, branch.id)
         if places:
             name, commit, indexed_at, blob, start, end = places[0]
-            return place_live(result, branch.name, name, commit, indexed_at, (blob, start, end))
-        place_history(result, self.store.last_tombstone(version_row, branch.id))
+            place_live(result, branch.name, name, commit, indexed_at, (blob, start, end))
+        else:
+            place_history(result, self.store.last_tombstone(version_row, branch.id))
+        if result.history and not self.store.ever_left(version_row, branch.id):
+            result.never_on_branch = True
 
     # context for bundles --------------------------------------------------------------------
 
