@@ -115,3 +115,28 @@ def test_a_one_word_or_qualified_question_has_a_name_channel():
     assert name_query("Sinatra::Base") == 'symbol : ("base")'
     assert name_query("Serialize") == 'symbol : ("serialize")'
     assert name_query("how do I cancel an order twice in a row please") is None
+
+
+def test_a_name_question_finds_its_definition_among_many_namesakes(tmp_path, monkeypatch):
+    """`Serialize` asked in a repository where sixty methods are named `serialize` and one
+    class `Serialize` defines the name: the name channel offers the exact name first, so the
+    definition is a candidate however many namesakes crowd the word, and the stage lifts it."""
+    from branchwise.search import SearchRequest
+    from branchwise.workspace import Workspace
+    from gittools import GitBuilder
+
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "serde")
+    for n in range(60):
+        git.write(f"impls/impl_{n}.py", f"class Kind{n}:\n    def serialize(self, serializer):\n"
+                                        f"        serializer.serialize_value({n})\n        return serialize(self)\n")
+    git.write("core/ser.py", "class Serialize:\n    \"\"\"A data structure that can be written out.\"\"\"\n\n"
+                             "    def write(self, out):\n        raise NotImplementedError\n")
+    git.commit("many namesakes")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main"])
+    try:
+        results = ws.search(SearchRequest("Serialize", "main", top_k=5))
+        assert results[0].identity.qualified_name == "Serialize"
+    finally:
+        ws.close()

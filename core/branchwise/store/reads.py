@@ -66,6 +66,21 @@ class SearchReads(Database):
         ).fetchall()
         return [(row_id, -rank) for row_id, rank in rows]
 
+    def named(self, names: Sequence[str], allowed: Sequence[int], depth: int) -> list[int]:
+        """The version rows among `allowed` whose symbol is named one of `names` exactly: its
+        own (last) name, or its qualified name ending with a dotted one; overloads (`#2`) too."""
+        patterns: list[str] = []
+        for name in names:
+            escaped = "".join(f"[{c}]" if c in "*?[" else c for c in name)
+            patterns += [escaped, f"{escaped}#*", f"*.{escaped}", f"*.{escaped}#*"]
+        clauses = " OR ".join(["i.qualified_name GLOB ?"] * len(patterns))
+        rows = self.conn.execute(
+            "SELECT v.id FROM versions v JOIN identities i ON i.id = v.identity_id "
+            f"WHERE v.id IN (SELECT value FROM json_each(?)) AND ({clauses}) ORDER BY v.id LIMIT ?",
+            (json.dumps(list(allowed)), *patterns, depth),
+        ).fetchall()
+        return [row[0] for row in rows]
+
     # versions ---------------------------------------------------------------------------------
 
     def version_ids(self, version_rows: Sequence[int]) -> dict[int, str]:

@@ -44,7 +44,7 @@ SYMBOL_BEFORE_OPTIONAL = 40
 #: fixed columns longer than this are shortened in the middle
 MAX_WIDTH = {"branch": 16}
 #: the narrowest a column gives way to when even the required ones do not fit
-MINIMUM = {"path": 14, "branch": 8}
+MINIMUM = {"path": 14, "branch": 12}
 #: columns that may hold the same value on every row (then they say nothing a title cannot)
 SAME_EVERYWHERE_CANDIDATES = ("branch", "commit", "indexed")
 

@@ -18,6 +18,7 @@ from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.lexical import COLUMN_WEIGHTS, fts_query, name_query
 from branchwise.models import Identity, PathClass, Result
+from branchwise.question_shape import shape_of
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
 from branchwise.store import Store
 
@@ -103,9 +104,16 @@ class Searcher(HybridSearch):
         return self._bm25(fts_query(question), allowed, depth)
 
     def _names(self, question: str, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
-        """Symbols whose own name holds every word of the question, ranked as `_lexical` ranks."""
+        """Symbols whose own name holds every word of the question, ranked as `_lexical` ranks;
+        for a question that is only a name, the symbols of exactly that name come first."""
         names = name_query(question)
-        return self._bm25(fts_query(question), allowed, depth, within=names) if names else []
+        ranked = self._bm25(fts_query(question), allowed, depth, within=names) if names else []
+        shape = shape_of(question)
+        if not shape.bare:
+            return ranked
+        exact = self.store.named(sorted(shape.names), allowed.ids, depth)
+        first = set(exact)
+        return [(row, 1e6) for row in exact] + [(row, score) for row, score in ranked if row not in first]
 
     def _bm25(self, match: str | None, allowed: AllowedRows, depth: int,
               within: str | None = None) -> list[tuple[int, float]]:
