@@ -192,7 +192,7 @@ def evaluate_repo(repo: Repo, path: Path, index_dir: Path, embedder, modes: tupl
 
     workspace = Workspace(path, index_dir)
     workspace.__dict__["embedder"] = embedder
-    workspace.searcher.config.ranking.update(ranking or {})
+    workspace.config.ranking.update(ranking or {})  # the searcher reads this config; it needs an index first
     before = getattr(embedder, "computed", 0)
     started = time.perf_counter()
     workspace.index(["main"])
