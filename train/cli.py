@@ -7,6 +7,7 @@
     python -m train mix [--model DIR] [--alpha A]   # average with the base model's weights
     python -m train ship [--model DIR] [--name NAME]
     python -m train env [TRAINING_JSON]  # what differs from a shipped model's training run
+    python -m train distill [--base NAME] [--name NAME] [--pca-dims N]   # the static model
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ BASE_MODEL = "all-MiniLM-L6-v2"
 SOURCES = ["python", "go"]
 MAX_PAIRS = ["python=2300", "go=2300"]
 SHIPPED_NAME = "branchwise-code-v2"
+#: the static model distilled from the shipped encoder (train/distill.py)
+STATIC_NAME = SHIPPED_NAME + "-static"
 #: the corpora `mine` knows (train/sources.py); Rust's is mined but not yet in the shipped model
 KNOWN_SOURCES = ("python", "go", "rust")
 #: the data manifest of the shipped model, committed beside the pipeline
@@ -165,6 +168,21 @@ def command_ship(args) -> int:
     return 0
 
 
+def command_distill(args) -> int:
+    from branchwise.embedding.location import SHIPPED_MANIFEST, SHIPPED_MODELS_DIR
+    from train.distill import distill_model
+
+    encoder = SHIPPED_MODELS_DIR / args.base
+    if not (encoder / SHIPPED_MANIFEST).is_file():
+        print(f"train: no shipped encoder {args.base!r} in {SHIPPED_MODELS_DIR}", file=sys.stderr)
+        return 2
+    done = distill_model(encoder, SHIPPED_MODELS_DIR / args.name, args.pca_dims)
+    size = sum(f["bytes"] for f in done["files"].values())
+    print(f"distilled {args.base} into {args.name}: {len(done['files'])} files, {size / 1e6:.1f} MB, "
+          f"into {SHIPPED_MODELS_DIR / args.name}")
+    return 0
+
+
 def _compared_environment(path: Path) -> tuple[dict, dict | None, list[str]]:
     """(this machine's training environment, the one `path` records or None, what differs);
     OSError or ValueError when `path` cannot be read."""
@@ -272,7 +290,15 @@ def main(argv: list[str] | None = None) -> int:
         command.add_argument("--model", type=Path, help="a model directory (default: the work directory's model)")
     env = sub.add_parser("env", help="compare this machine's training environment with a shipped model's")
     env.add_argument("training", type=Path, nargs="?", help=f"a training.json (default: {SHIPPED_NAME}'s)")
+    from train.distill import PCA_DIMS
+
+    distill_ = sub.add_parser("distill", help="distill the shipped encoder into a static embedding")
+    distill_.add_argument("--base", default=SHIPPED_NAME, help="the shipped encoder (default %(default)s)")
+    distill_.add_argument("--name", default=STATIC_NAME, help="the static model's folder (default %(default)s)")
+    distill_.add_argument("--pca-dims", type=int, default=PCA_DIMS, help="dimensions kept (default %(default)s)")
     args = parser.parse_args(argv)
+    if args.command == "distill":
+        return command_distill(args)
     if args.command == "env":
         return command_env(args)
     if args.command == "mine":

@@ -26,7 +26,6 @@ NOT_COPIED = ("model.safetensors", "README.md")
 
 def ship(trained: Path, target: Path, training: dict) -> dict:
     """Replace `target` with the shipped form of the sentence-transformers model in `trained`."""
-    from branchwise.embedding.location import SHIPPED_MANIFEST
     from branchwise.embedding.onnx_export import _export
 
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -53,16 +52,24 @@ def ship(trained: Path, target: Path, training: dict) -> dict:
         config.pop("torch_dtype", None)
         (folder / "config.json").write_text(json.dumps(config, indent=2) + "\n")
         (folder / "training.json").write_text(json.dumps(training, indent=1) + "\n")
-        files = {p.relative_to(folder).as_posix(): {"sha256": sha256_of(p), "bytes": p.stat().st_size}
-                 for p in sorted(folder.rglob("*")) if p.is_file()}
-        manifest = {"name": target.name, "files": files}
-        (folder / SHIPPED_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
-        if target.exists():
-            shutil.rmtree(target)
-        folder.rename(target)
-        return manifest
+        return put_in_place(folder, target)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def put_in_place(folder: Path, target: Path) -> dict:
+    """Write `folder`'s files manifest (sha256 and size of every file), then replace `target`
+    with it; returns the manifest."""
+    from branchwise.embedding.location import SHIPPED_MANIFEST
+
+    files = {p.relative_to(folder).as_posix(): {"sha256": sha256_of(p), "bytes": p.stat().st_size}
+             for p in sorted(folder.rglob("*")) if p.is_file()}
+    manifest = {"name": target.name, "files": files}
+    (folder / SHIPPED_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    if target.exists():
+        shutil.rmtree(target)
+    folder.rename(target)
+    return manifest
 
 
 def _half_weights(source: Path, out: Path) -> None:

@@ -26,17 +26,21 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from branchwise.embedding import DEFAULT_MODEL, DEFAULT_RUNTIME, RUNTIMES, model_identity
+from branchwise.embedding import DEFAULT_MODEL, DEFAULT_RUNTIME, RUNTIMES, model_identity, static_companion
+from branchwise.embedding.static_model import is_static_model
 from branchwise.errors import UsageError
 from branchwise.structured import loads_toml
 
 CONFIG_FILE = "config.toml"
+#: `static_model` values that name no model
+STATIC_AUTO, STATIC_NONE = "auto", "none"
 BACKENDS = ("faiss", "qdrant")
 
 #: the environment variable of each setting that one process may override
 ENVIRONMENT = {
     "model": "BRANCHWISE_MODEL",
     "runtime": "BRANCHWISE_RUNTIME",
+    "static_model": "BRANCHWISE_STATIC_MODEL",
     "backend": "BRANCHWISE_BACKEND",
     "qdrant_url": "BRANCHWISE_QDRANT_URL",
     "qdrant_path": "BRANCHWISE_QDRANT_PATH",
@@ -55,6 +59,13 @@ class Config:
     #: how the model runs: "onnx-int8" (its int8 ONNX export, fast) or "torch" (the reference);
     #: part of the model identity that keys cached embeddings (see embedding/)
     runtime: str = DEFAULT_RUNTIME
+    #: the first dense stage, embedded by `index` in the same pass as parsing (issue 47):
+    #: "auto" (the static model distilled from `model`, when one ships), "none", or a static
+    #: model's name or directory
+    static_model: str = STATIC_AUTO
+    #: false: the static model is the only dense stage (it is then `model_identity`), and no
+    #: ONNX session or torch model is ever opened
+    transformer: bool = True
     #: weight of the file path's vector added to each symbol's vector (see docs/chunking.md)
     path_weight: float = 0.25
     #: days an unreferenced version (and its vector) is kept before `gc` removes it
@@ -123,8 +134,24 @@ class Config:
 
     @property
     def model_identity(self) -> str:
-        """The model as run: keys the embedding cache and the vector file."""
+        """The model as run: keys the embedding cache and the vector file; the static model's
+        identity when it is the only dense stage (`transformer = false`)."""
+        if not self.transformer:
+            static = self.static_identity
+            if static is None:
+                raise UsageError(f"transformer = false needs a static model, and {self.model} has none "
+                                 "shipped (set static_model)")
+            return static
         return model_identity(self.model, self.runtime)
+
+    @property
+    def static_identity(self) -> str | None:
+        """The static stage's model identity (None: no static stage)."""
+        if self.static_model == STATIC_NONE:
+            return None
+        if self.static_model == STATIC_AUTO:
+            return static_companion(self.model)
+        return self.static_model
 
     def chunking_rules(self):
         from branchwise.chunking import ChunkingRules
@@ -219,6 +246,10 @@ def _checked(layer: dict[str, Any], where: str, in_file: bool) -> dict[str, Any]
     if layer.get("runtime") not in (None, *RUNTIMES):
         raise UsageError(f"bad setting in {where}: unknown embedding runtime {layer['runtime']!r} "
                          f"(choose from {', '.join(RUNTIMES)})")
+    static = layer.get("static_model")
+    if static not in (None, STATIC_AUTO, STATIC_NONE) and not is_static_model(static):
+        raise UsageError(f"bad setting in {where}: static_model {static!r} is not a static model "
+                         f"(give a shipped static model, a model2vec folder, {STATIC_AUTO!r} or {STATIC_NONE!r})")
     if "ranking" in layer:
         from branchwise.ranking import RankingSettings
 

@@ -54,6 +54,7 @@ def run_worker(repo: Path, index_dir: Path, lock: WriteLock, first: list[str], s
     try:
         while True:
             vectors = workspace._vector_store()
+            static_vectors = workspace._static_vector_store()  # its file follows each batch's generation
             work = embedstage.plan(workspace.store, workspace.repo.name, workspace.embedder.name, first)
             total = done_before + work.texts
             group: dict[str, str | None] = {"label": None}
@@ -74,7 +75,8 @@ def run_worker(repo: Path, index_dir: Path, lock: WriteLock, first: list[str], s
             _log(f"embedding {work.texts:,} texts of {work.versions:,} versions with {workspace.embedder.name}")
             outcome = embedstage.embed_missing(
                 workspace.store, workspace.embedder, vectors, work, progress,
-                should_stop=lambda: signals.stop or signals.yield_lock, after_batch=after_batch)
+                should_stop=lambda: signals.stop or signals.yield_lock, after_batch=after_batch,
+                others=[static_vectors] if static_vectors is not None else [])
             done_before += outcome.total
             if signals.stop or not outcome.stopped:
                 break

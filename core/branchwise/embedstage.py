@@ -14,7 +14,7 @@ embedding cache). The same stage runs in the foreground or in the detached worke
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from branchwise.backends.backend import VectorStore
@@ -107,9 +107,12 @@ def plan(store: Store, repository: str, model: str, first: list[str]) -> EmbedPl
 def embed_missing(store: Store, embedder: Embedder, vectors: VectorStore, work: EmbedPlan,
                   progress: Progress | None = None, save_each_batch: bool = True,
                   should_stop: Callable[[], bool] = lambda: False,
-                  after_batch: Callable[[int, int], None] = lambda done, total: None) -> EmbedOutcome:
+                  after_batch: Callable[[int, int], None] = lambda done, total: None,
+                  others: Sequence[VectorStore] = ()) -> EmbedOutcome:
     """Embed the plan batch by batch; each batch commits its embeddings, the vectors they
-    complete and (`save_each_batch`, for a file backend) the vector file. `progress` hears
+    complete and (`save_each_batch`, for a file backend) the vector file, and saves `others`
+    (the other dense stage's vector store: unchanged, but its file must name the store
+    generation each batch moves to, or every reader would rebuild it). `progress` hears
     `embedding:LABEL` (position, count) per group and `embed` (done, total) per batch;
     `after_batch(done, total)` is told the texts embedded so far; `should_stop` is asked
     before each batch."""
@@ -142,6 +145,8 @@ def embed_missing(store: Store, embedder: Embedder, vectors: VectorStore, work: 
                 vectors.add(rows)
                 if save_each_batch:  # before the commit: a run killed in between leaves a file
                     vectors.save()   # ahead of the database, which the next open rebuilds
+                    for other in others:
+                        other.save()
             outcome.embedded[group.label] += len(batch)
             done_all += len(batch)
             batches += 1

@@ -171,6 +171,7 @@ class Result:
     dense_rank: int | None = None
     lexical_rank: int | None = None
     name_rank: int | None = None
+    static_rank: int | None = None
     #: a pinned symbol of the queried branch, moved to the top of the candidates (pins.py)
     pinned: bool = False
     #: what `text` is: "full" (the symbol's lines), "outline" (a container's signature, docstring,
@@ -224,6 +225,7 @@ class Result:
             "dense_rank": self.dense_rank,
             "lexical_rank": self.lexical_rank,
             "name_rank": self.name_rank,
+            "static_rank": self.static_rank,
             "pinned": self.pinned,
             "text_kind": self.text_kind,
         }

@@ -12,7 +12,8 @@ behaviour wants is a definition (a function, method or type); module-level code,
 configuration entries and whole files without a grammar share its words but rarely answer
 it, so they get a multiplier of their own (again not a filter).
 
-Fusion is reciprocal-rank fusion with a weight per channel (dense, lexical, name), so a
+Fusion is reciprocal-rank fusion with a weight per channel (dense, lexical, name, and static,
+the static stage's embedding when the index has one), so a
 channel's share can be tuned without scores on different scales ever being compared. Every
 mode goes through the same path: a single-channel mode is a fusion of one channel.
 This module knows nothing of any backend: it works on ranked keys and on results.
@@ -26,7 +27,7 @@ from typing import Any
 
 from branchwise.errors import UsageError
 
-CHANNELS = ("dense", "lexical", "name")
+CHANNELS = ("dense", "lexical", "name", "static")
 ROLES = ("source", "test", "docs", "example")
 PROSE_LANGUAGES = frozenset({"markdown", "restructuredtext", "text", "asciidoc", "adoc"})
 EXAMPLE_DIRS = ("examples/", "example/", "_examples/")
@@ -65,6 +66,9 @@ class RankingSettings:
     dense_weight: float = 2.0
     lexical_weight: float = 1.0
     name_weight: float = 1.0
+    #: the static stage's channel (embedding/static_model.py): weighted as the lexical channel,
+    #: a prior, not tuned on any benchmark's questions (issue 47)
+    static_weight: float = 1.0
     #: score multipliers of non-source roles when the question does not ask for them (1 = off)
     test_weight: float = 0.4
     docs_weight: float = 0.2
@@ -163,9 +167,15 @@ def with_dense_coverage(settings: RankingSettings, share: float) -> RankingSetti
     dense ranking then sees only part of the candidates, so its weight is scaled by that
     share, and a version not embedded yet competes on its words and name. At full coverage
     the settings are unchanged."""
+    return with_coverage(settings, "dense", share)
+
+
+def with_coverage(settings: RankingSettings, channel: str, share: float) -> RankingSettings:
+    """`with_dense_coverage` for either dense stage's channel (`dense`, `static`)."""
     if share >= 1.0:
         return settings
-    return replace(settings, dense_weight=settings.dense_weight * max(0.0, share))
+    weight = f"{channel}_weight"
+    return replace(settings, **{weight: getattr(settings, weight) * max(0.0, share)})
 
 
 def prior_factor(role: str, wanted: frozenset[str], settings: RankingSettings, symbol_type: str = "") -> float:

@@ -25,12 +25,13 @@ from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
 from branchwise.pins import pinned_first
 from branchwise.ranking_stage import restage
-from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_dense_coverage
+from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_coverage
 
 if TYPE_CHECKING:
     from branchwise.config import Config
 
-MODES = ("fused", "dense", "lexical")
+#: "static" ranks by the static stage alone (no ONNX session: embedding/static_model.py)
+MODES = ("fused", "dense", "lexical", "static")
 #: the most results one search returns: each asks the rankings for five times as many
 #: candidates, so an unbounded k would allocate without limit
 MAX_TOP_K = 1000
@@ -81,9 +82,12 @@ class HybridSearch:
     repository: str
     config: Config
     embedder: Embedder
+    #: the static stage's embedder, its own channel `static` (None: no static stage)
+    static: Embedder | None = None
 
     def __init__(self) -> None:
         self._query_vectors: dict[str, np.ndarray] = {}
+        self._static_query_vectors: dict[str, np.ndarray] = {}
 
     def search(self, request: SearchRequest) -> list[Result]:
         if request.mode not in MODES:
@@ -135,16 +139,23 @@ class HybridSearch:
         excluded), or every fused candidate in order (`assemble` off)."""
         scope = self._scope(branch, request)
         depth = max(50, request.top_k * 5)
+        if request.mode == "static" and self.static is None:
+            raise UsageError("this index has no static stage (see static_model in the configuration)")
+        fused = request.mode == "fused"
+        coverages = {"dense": self.coverage(branch)} if fused else {}
+        if fused and self.static is not None:
+            coverages["static"] = self.static_coverage(branch)
         rankings = {}
-        if request.mode in ("fused", "dense"):
+        if request.mode == "dense" or (fused and not _stage_not_started(coverages["dense"], self.static)):
             rankings["dense"] = self._dense(self._query_vector(request.query), scope, depth)
+        if self.static is not None and request.mode in ("fused", "static"):
+            rankings["static"] = self._static(self._static_query_vector(request.query), scope, depth)
         if request.mode in ("fused", "lexical"):
             rankings["lexical"] = self._lexical(request.query, scope, depth)
-        if request.mode == "fused":
+        if fused:
             rankings["name"] = self._names(request.query, scope, depth)
         rankings = {channel: self._settle_ties(ranking) for channel, ranking in rankings.items()}
-        coverage = self.coverage(branch) if "dense" in rankings and len(rankings) > 1 else None
-        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverage), request.pinned)
+        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverages), request.pinned)
         return self._assemble(ranked, branch, request) if assemble else ranked
 
     def neighbours(self, request: SearchRequest, vectors: np.ndarray, depth: int) -> list[list[Result]]:
@@ -167,18 +178,21 @@ class HybridSearch:
         return out
 
     def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]],
-                branch: BranchInfo, coverage: Coverage | None = None) -> list[Result]:
+                branch: BranchInfo, coverages: dict[str, Coverage | None] | None = None) -> list[Result]:
         """The fused candidates as results, each scored with the role prior and carrying its
-        per-channel ranks, best first (ties keep the fusion's order). While the dense channel
-        covers only part of the live set (`coverage`), its weight shrinks with it."""
+        per-channel ranks, best first (ties keep the fusion's order). While a dense stage
+        (`dense`, `static`) covers only part of the live set (`coverages`), its weight shrinks
+        with it."""
         settings = self.ranking_settings
         unranked: dict[str, set] = {}
-        if coverage is not None and not coverage.complete and "dense" in rankings:
-            settings = with_dense_coverage(settings, coverage.share)
-            dense = {key for key, _score in rankings["dense"]}
-            others = {key for channel, ranking in rankings.items() if channel != "dense"
-                      for key, _score in ranking if key not in dense}
-            unranked["dense"] = self._without_vector(others)
+        for stage, coverage in (coverages or {}).items():
+            if coverage is None or coverage.complete or stage not in rankings or len(rankings) < 2:
+                continue
+            settings = with_coverage(settings, stage, coverage.share)
+            ranked_here = {key for key, _score in rankings[stage]}
+            others = {key for channel, ranking in rankings.items() if channel != stage
+                      for key, _score in ranking if key not in ranked_here}
+            unranked[stage] = self._without_vector(others, stage)
         wanted = wanted_roles(question)
 
         def prior(result: Result) -> float:
@@ -193,11 +207,13 @@ class HybridSearch:
             result.dense_rank = item.ranks.get("dense")
             result.lexical_rank = item.ranks.get("lexical")
             result.name_rank = item.ranks.get("name")
+            result.static_rank = item.ranks.get("static")
             results.append(result)
         results.sort(key=lambda r: r.score, reverse=True)
-        if len(rankings) > 1 and "dense" in rankings:  # fused: a single-channel mode stays that channel
-            results = self._docstring_reranker.rerank(self._query_vector(question), results,
-                                                      settings.doc_weight, int(settings.doc_depth), prior)
+        if len(rankings) > 1:  # fused: a single-channel mode stays that channel
+            if "dense" in rankings and settings.doc_weight > 0:
+                results = self._docstring_reranker.rerank(self._query_vector(question), results,
+                                                          settings.doc_weight, int(settings.doc_depth), prior)
             results = restage(question, results, settings)
         return results
 
@@ -213,12 +229,11 @@ class HybridSearch:
 
     def _query_vector(self, query: str) -> np.ndarray:
         """The query's embedding, remembered: the review app asks again on every branch switch."""
-        cache = self._query_vectors
-        if query not in cache:
-            if len(cache) >= 256:
-                cache.pop(next(iter(cache)))
-            cache[query] = self.embedder.embed([query])[0]
-        return cache[query]
+        return _remembered(self._query_vectors, self.embedder, query)
+
+    def _static_query_vector(self, query: str) -> np.ndarray:
+        """The query's static embedding (a table lookup), remembered as `_query_vector` is."""
+        return _remembered(self._static_query_vectors, self.static, query)
 
     def _settle_ties(self, ranking: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
         """Equal scores (a function copied to another file, say) in version-id order, so every
@@ -232,8 +247,12 @@ class HybridSearch:
         """How many of the branch's live versions the dense channel can rank (None: unknown)."""
         return None
 
-    def _without_vector(self, keys: set) -> set:
-        """Those of `keys` that the dense channel cannot rank yet (no vector made)."""
+    def static_coverage(self, branch: BranchInfo) -> Coverage | None:
+        """How many of the branch's live versions the static channel can rank (None: no static stage)."""
+        return None
+
+    def _without_vector(self, keys: set, channel: str = "dense") -> set:
+        """Those of `keys` that a dense stage's channel cannot rank yet (no vector made)."""
         return set()
 
     def _version_ids(self, keys: list[Any]) -> dict[Any, str]:
@@ -254,6 +273,10 @@ class HybridSearch:
         raise NotImplementedError
 
     def _dense(self, vector: np.ndarray, scope: Any, depth: int) -> list[tuple[Any, float]]:
+        raise NotImplementedError
+
+    def _static(self, vector: np.ndarray, scope: Any, depth: int) -> list[tuple[Any, float]]:
+        """The static stage's ranking (backends with a static stage)."""
         raise NotImplementedError
 
     def _dense_many(self, vectors: np.ndarray, scope: Any, depth: int) -> list[list[tuple[Any, float]]]:
@@ -312,6 +335,22 @@ class HybridSearch:
         for rank, result in enumerate(ordered, 1):
             result.rank = rank
         return ordered
+
+
+def _remembered(cache: dict[str, np.ndarray], embedder: Embedder, query: str) -> np.ndarray:
+    """`embedder`'s vector of `query`, from `cache` (its 256 latest queries) when it is there."""
+    if query not in cache:
+        if len(cache) >= 256:
+            cache.pop(next(iter(cache)))
+        cache[query] = embedder.embed([query])[0]
+    return cache[query]
+
+
+def _stage_not_started(dense: Coverage | None, static: Embedder | None) -> bool:
+    """Whether the transformer has embedded none of the branch yet while a static stage
+    answers: then the dense channel would rank nothing, and its query need not be embedded
+    (no ONNX session on the path of a search right after `index`)."""
+    return static is not None and dense is not None and dense.embedded == 0 and dense.total > 0
 
 
 def place_live(result: Result, queried: str, name: str, commit: str, indexed_at: str, where: tuple) -> None:

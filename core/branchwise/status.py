@@ -181,7 +181,7 @@ def render_text(status: dict) -> str:
         ]
         coverage = b.get("dense_coverage")
         if coverage and not coverage["complete"]:
-            lines.append(f"    {Coverage(coverage['embedded'], coverage['total']).line()}")
+            lines.append(f"    {Coverage.from_json(coverage).line()}")
         if b["skipped_files"]:
             lines.append(f"    skipped {len(b['skipped_files'])} file(s): {_counts(b['skipped_by_reason'])}")
             lines += [f"      {s['path']}: {s['reason']}" for s in b["skipped_files"][:20]]

@@ -22,6 +22,7 @@ from typing import Any
 from branchwise import grammar_upgrade, labels, pins, stale, stats, usage
 from branchwise.access import Restriction, current_user, restriction_for
 from branchwise.backends import Backend, VectorStore
+from branchwise.backends.backend import VectorStores
 from branchwise.bundle import (
     Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
 )
@@ -148,6 +149,17 @@ class Workspace:
                              f"with {self.config.model_identity.partition('+')[0]}")
         return get_embedder(recorded or self.config.model_identity)
 
+    @cached_property
+    def static_embedder(self) -> Embedder | None:
+        """The first dense stage's embedder (issue 47): the static model, embedded by `index`
+        in the same pass as parsing. None without one, on the qdrant backend (no static
+        channel there yet), or when it is the only dense stage (then it is `embedder`)."""
+        identity = self.config.static_identity
+        if identity is None or self.backend.kind != "faiss" or identity in (self.embedder.name,
+                                                                            self.config.model_identity):
+            return None
+        return get_embedder(identity)
+
     def reload(self) -> None:
         """Forget the searcher (and its loaded vectors) after an index run; the model stays loaded."""
         self.__dict__.pop("searcher", None)
@@ -173,6 +185,13 @@ class Workspace:
         return self.backend.vector_store(
             self.store, self.embedder, self.config.path_weight, self.config.flat_max_vectors
         )
+
+    def _static_vector_store(self) -> VectorStore | None:
+        """The static stage's vector store (None without a static stage)."""
+        static = self.static_embedder
+        if static is None:
+            return None
+        return self.backend.vector_store(self.store, static, self.config.path_weight, self.config.flat_max_vectors)
 
     def index(
         self,
@@ -211,10 +230,12 @@ class Workspace:
             change = migrate_recipe(self.store, self.repo, self.config, get_embedder(self.config.model_identity), progress)
             model_change = self._refresh_embeddings(progress)
             vectors = self._vector_store()
+            static_vectors = self._static_vector_store()
+            stages = VectorStores([vectors] + ([static_vectors] if static_vectors is not None else []))
             if rebuild:
-                vectors.rebuild()
+                stages.rebuild()
             local = self.backend.kind == "faiss"  # a shared server is published once, complete
-            indexer = Indexer(self.store, self.repo, self.config, self.embedder, vectors, progress)
+            indexer = Indexer(self.store, self.repo, self.config, self.embedder, stages, progress)
             order = _parents_first(names)
             report = IndexReport([], recipe_change=change, model_change=model_change)
             for position, name in enumerate(order):
@@ -231,15 +252,18 @@ class Workspace:
                 if not stale_only:
                     grammar_upgrade.record(self.store, name)
                 if local:
-                    vectors.save()  # the branch is searchable from here on
+                    stages.save()  # the branch is searchable from here on
             stale.compact(self.index_dir)
             if prune:
                 report.pruned = indexer.prune_branches()
             if gc:
                 report.gc_removed = indexer.collect_garbage()
-            vectors.save()
+            stages.save()
             self.store.checkpoint()  # the branches' bulk writes reach the database file before the model starts
-            self._embedding_stage(lock, vectors, report, order, progress, background and local)
+            others = [static_vectors] if static_vectors is not None else []
+            if static_vectors is not None:
+                self._static_stage(static_vectors, vectors, report, order)
+            self._embedding_stage(lock, vectors, report, order, progress, background and local, others)
         return report
 
     def _embedding_first(self, order: list[str]) -> list[str]:
@@ -247,8 +271,23 @@ class Workspace:
         current = None if self.repo.bare else self.repo.current_branch()
         return ([current] if current else []) + [name for name in order if name != current]
 
+    def _static_stage(self, static_vectors: VectorStore, vectors: VectorStore, report: IndexReport,
+                      order: list[str]) -> None:
+        """The first dense stage: every version missing a static vector gets one now, in the
+        foreground (a table lookup per token: seconds where the transformer takes minutes)."""
+        from branchwise import embedstage
+
+        static = self.static_embedder
+        work = embedstage.plan(self.store, self.repo.name, static.name, self._embedding_first(order))
+        outcome = embedstage.embed_missing(self.store, static, static_vectors, work,
+                                           save_each_batch=True, others=[vectors])
+        static_vectors.save()
+        vectors.save()
+        report.embedding["static"] = {"model": static.name, "embedded": outcome.total,
+                                      "seconds": round(sum(outcome.seconds.values()), 3)}
+
     def _embedding_stage(self, lock: WriteLock, vectors: VectorStore, report: IndexReport, order: list[str],
-                         progress: Progress | None, background: bool) -> None:
+                         progress: Progress | None, background: bool, others: list[VectorStore] = ()) -> None:
         """Embed what the index is missing (every branch's, not only this run's: an interrupted
         worker's leftovers too), here or in a background worker handed the lock."""
         from branchwise import background as worker
@@ -265,8 +304,10 @@ class Workspace:
             report.embedding.update(background=True, worker_pid=worker.start(target, lock, first, work))
             return
         outcome = embedstage.embed_missing(self.store, self.embedder, vectors, work, progress,
-                                           save_each_batch=self.backend.kind == "faiss")
+                                           save_each_batch=self.backend.kind == "faiss", others=others)
         vectors.save()
+        for other in others:
+            other.save()
         worker_record.settle(self.index_dir)
         report.embedding["embedded"] = outcome.total
         for summary in report:
@@ -275,9 +316,17 @@ class Workspace:
             summary.seconds += outcome.seconds.get(summary.branch, 0.0)
 
     def dense_coverage(self, branch: str):
-        """How much of a branch's live set the dense channel covers (a `coverage.Coverage`), or
-        None where the backend cannot tell."""
-        return self.searcher.coverage(self.searcher.branch(branch))
+        """How much of a branch's live set the dense channel covers (a `coverage.Coverage`, with
+        the static stage's beside it where the index has one), or None where the backend
+        cannot tell."""
+        info = self.searcher.branch(branch)
+        coverage = self.searcher.coverage(info)
+        static = self.searcher.static_coverage(info)
+        return dataclasses.replace(coverage, static=static) if coverage is not None and static else coverage
+
+    def static_coverage(self, branch: str):
+        """How much of a branch's live set the static stage covers (None without one)."""
+        return self.searcher.static_coverage(self.searcher.branch(branch))
 
     def embedding_worker(self) -> dict | None:
         """The background embedding worker's record (worker_record.py), or None."""
@@ -292,7 +341,7 @@ class Workspace:
         embedded = refresh_embeddings(self.store, configured, progress)
         cached = self.__dict__.get("embedder")
         if cached is not None and cached.name != configured.name:
-            for name in ("embedder", "searcher"):  # queries now use the identity just recorded
+            for name in ("embedder", "static_embedder", "searcher"):  # queries now use the identity just recorded
                 self.__dict__.pop(name, None)
         if previous is None or previous == configured.name:
             return None
@@ -301,7 +350,8 @@ class Workspace:
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
         with self._writing(wait):
-            vectors = self._vector_store()
+            static_vectors = self._static_vector_store()
+            vectors = VectorStores([self._vector_store()] + ([static_vectors] if static_vectors is not None else []))
             removed = Indexer(self.store, self.repo, self.config, self.embedder, vectors).collect_garbage(
                 retention_days)
             vectors.save()
@@ -382,7 +432,7 @@ class Workspace:
 
     @cached_property
     def searcher(self) -> HybridSearch:
-        return self.backend.searcher(self.store, self.repo.name, self.config, self.embedder)
+        return self.backend.searcher(self.store, self.repo.name, self.config, self.embedder, self.static_embedder)
 
     def indexed_branches(self) -> list[BranchInfo]:
         try:

@@ -41,6 +41,30 @@ class VectorStore(Protocol):
         """Recompute everything from the database."""
 
 
+class VectorStores:
+    """Several dense stages' vector stores as one (the transformer's and the static model's):
+    what the indexer adds, removes, saves and rebuilds happens to each; each store takes only
+    the versions whose embeddings its own model has cached."""
+
+    def __init__(self, stores: list[VectorStore]):
+        self.stores = stores
+
+    def add(self, version_rows: list[int]) -> None:
+        for store in self.stores:
+            store.add(version_rows)
+
+    def remove(self, version_rows: list[int]) -> None:
+        for store in self.stores:
+            store.remove(version_rows)
+
+    def save(self) -> None:
+        for store in self.stores:
+            store.save()
+
+    def rebuild(self) -> object:
+        return [store.rebuild() for store in self.stores]
+
+
 @dataclass(frozen=True)
 class Backend:
     kind: str = "faiss"
@@ -79,11 +103,14 @@ class Backend:
 
         return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight)
 
-    def searcher(self, store: "Store", repository: str, config: "Config", embedder: "Embedder") -> "HybridSearch":
+    def searcher(self, store: "Store", repository: str, config: "Config", embedder: "Embedder",
+                 static: "Embedder | None" = None) -> "HybridSearch":
+        """`static`: the static stage's embedder (the local backend only: Qdrant offers no
+        static channel yet)."""
         if self.kind == "faiss":
             from branchwise.backends.local.searcher import Searcher
 
-            return Searcher(store, repository, config, embedder)
+            return Searcher(store, repository, config, embedder, static)
         from branchwise.backends.qdrant import QdrantSearcher
 
         return QdrantSearcher(self, repository, config, embedder)

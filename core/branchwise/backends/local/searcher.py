@@ -34,51 +34,70 @@ class AllowedRows:
 class Searcher(HybridSearch):
     """The local backend: SQLite (records, live sets, FTS5) and FAISS; the model loads once."""
 
-    def __init__(self, store: Store, repository: str, config: Config, embedder: Embedder):
+    def __init__(self, store: Store, repository: str, config: Config, embedder: Embedder,
+                 static: Embedder | None = None):
         super().__init__()
         self.store = store
         self.repository = repository
         self.config = config
         self.embedder = embedder
+        self.static = static
         repo_id = store.repo_id(repository)
         if repo_id is None:
             raise UsageError(f"repository {repository!r} is not in the index at {store.index_dir}")
         self.repo_id: int = repo_id
-        self._vectors: VectorIndex | None = None
-        self._coverage: dict[tuple[int, int], Coverage] = {}
+        self._indexes: dict[str, VectorIndex] = {}  # model identity -> its loaded vectors
+        self._coverage: dict[tuple[str, int, int], Coverage] = {}
+
+    def _index(self, embedder: Embedder) -> VectorIndex:
+        if embedder.name not in self._indexes:
+            self._indexes[embedder.name] = VectorIndex(
+                self.store, embedder.name, embedder.dim, self.config.path_weight, self.config.flat_max_vectors)
+        return self._indexes[embedder.name]
 
     @property
     def vectors(self) -> VectorIndex:
-        if self._vectors is None:
-            self._vectors = VectorIndex(
-                self.store, self.embedder.name, self.embedder.dim, self.config.path_weight,
-                self.config.flat_max_vectors,
-            )
-        return self._vectors
+        """The transformer stage's vectors (the dense channel)."""
+        return self._index(self.embedder)
+
+    @property
+    def static_vectors(self) -> VectorIndex:
+        """The static stage's vectors (the static channel)."""
+        assert self.static is not None
+        return self._index(self.static)
 
     def branches(self) -> list[BranchInfo]:
         return [BranchInfo(r.id, r.name, r.commit_sha, r.indexed_at) for r in self.store.branches(self.repo_id)]
 
     def coverage(self, branch: BranchInfo) -> Coverage:
-        """The branch's dense coverage, counted once per store generation: from the vector
+        """The branch's dense coverage (the transformer stage's)."""
+        return self._coverage_of(branch, self.embedder.name)
+
+    def static_coverage(self, branch: BranchInfo) -> Coverage | None:
+        return None if self.static is None else self._coverage_of(branch, self.static.name)
+
+    def _coverage_of(self, branch: BranchInfo, model: str) -> Coverage:
+        """A stage's coverage of the branch, counted once per store generation: from the vector
         index when it is loaded and holds this generation (a version has a vector once both
         of its embeddings are cached, see version_vectors.py), else from the embedding cache
         (two lookups per version: about 0.1 s at 18,000 versions)."""
         generation = self.store.generation()
-        key = (branch.id, generation)
+        key = (model, branch.id, generation)
         if key not in self._coverage:
-            self._coverage.clear()
-            vectors = self._vectors
+            if any(k[2] != generation for k in self._coverage):
+                self._coverage.clear()
+            vectors = self._indexes.get(model)
             if vectors is not None and vectors.generation == generation:
                 live = np.unique(np.asarray(self.store.live_rows(branch.id), dtype=np.int64))
                 self._coverage[key] = Coverage(int(np.isin(live, vectors.ids()).sum()), len(live))
             else:
-                embedded, total = self.store.live_coverage(branch.id, self.embedder.name)
+                embedded, total = self.store.live_coverage(branch.id, model)
                 self._coverage[key] = Coverage(embedded, total)
         return self._coverage[key]
 
-    def _without_vector(self, keys: set) -> set:
-        return keys - set(self.store.embedded_versions(self.embedder.name, sorted(keys))) if keys else set()
+    def _without_vector(self, keys: set, channel: str = "dense") -> set:
+        model = (self.static if channel == "static" else self.embedder).name
+        return keys - set(self.store.embedded_versions(model, sorted(keys))) if keys else set()
 
     # the search ---------------------------------------------------------------------------
 
@@ -96,6 +115,9 @@ class Searcher(HybridSearch):
 
     def _dense(self, vector: np.ndarray, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
         return self.vectors.search(vector, allowed.rows, depth)
+
+    def _static(self, vector: np.ndarray, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
+        return self.static_vectors.search(vector, allowed.rows, depth)
 
     def _dense_many(self, vectors: np.ndarray, allowed: AllowedRows, depth: int) -> list[list[tuple[int, float]]]:
         return self.vectors.search_many(vectors, allowed.rows, depth)

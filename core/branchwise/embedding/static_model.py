@@ -1,0 +1,115 @@
+"""The first dense stage: a static embedding, a vector per token, read with numpy alone.
+
+`branchwise-code-v2-static` is distilled from the shipped encoder by train/distill.py
+(model2vec): a text's vector is the mean of its tokens' vectors, L2-normalised, so embedding
+is a tokenizer call and a table lookup, fast enough for `index` to give every version a vector
+in the same pass as parsing, and for a search to embed its question without an ONNX session.
+This module reproduces model2vec's `StaticModel.encode` (the same tokenizer file, no special
+tokens, unknown tokens dropped, texts cut at `max_length` tokens and first at `max_length`
+times the vocabulary's median token length in characters) without importing model2vec or
+torch; tests/test_static_model.py checks the vectors against model2vec's own.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from branchwise.embedding.described import embed_described
+from branchwise.embedding.location import BASE_MODEL, model_location
+from branchwise.errors import UsageError
+
+#: the weights file and the matrix in it (model2vec's names)
+WEIGHTS_FILE = "model.safetensors"
+MATRIX = "embeddings"
+_DTYPES = {"F16": np.float16, "F32": np.float32}
+
+
+def is_static_model(model: str) -> bool:
+    """Whether `model` names a static model: a shipped folder or a directory with model2vec's
+    config (never a runtime's import: the base model's package is not looked up)."""
+    if model.startswith("hashing-") or model in (BASE_MODEL, f"sentence-transformers/{BASE_MODEL}"):
+        return False
+    try:
+        config = Path(model_location(model)) / "config.json"
+        return json.loads(config.read_text()).get("model_type") == "model2vec"
+    except (OSError, ValueError, UsageError):
+        return False
+
+
+class StaticEmbedder:
+    """A static model's folder as an embedder; its identity is the model's name."""
+
+    def __init__(self, model: str):
+        self.model = model
+        self.name = model
+        self._table: np.ndarray | None = None
+        self._tokenizer: Any = None
+        self._unknown: int | None = None
+        self._max_chars: int | None = None
+        header = _header(Path(model_location(model)) / WEIGHTS_FILE)
+        self.dim = int(header[MATRIX]["shape"][1])
+
+    def _load(self) -> None:
+        if self._table is not None:
+            return
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from tokenizers import Tokenizer
+
+        folder = Path(model_location(self.model))
+        config = json.loads((folder / "config.json").read_text())
+        tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        tokenizer.no_padding()
+        max_length = config.get("max_length")
+        if max_length:
+            tokenizer.enable_truncation(max_length)
+            median = int(np.median([len(token) for token in tokenizer.get_vocab()]))
+            self._max_chars = max_length * median
+        else:
+            tokenizer.no_truncation()
+        unknown = getattr(tokenizer.model, "unk_token", None)
+        self._unknown = tokenizer.token_to_id(unknown) if unknown else None
+        self._tokenizer = tokenizer
+        self._table = _matrix(folder / WEIGHTS_FILE).astype(np.float32)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        return embed_described(self._encode, texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        if not texts:
+            return out
+        self._load()
+        if self._max_chars is not None:
+            texts = [text[: self._max_chars] for text in texts]
+        table = self._table
+        for row, encoding in enumerate(self._tokenizer.encode_batch(texts, add_special_tokens=False)):
+            ids = [i for i in encoding.ids if i != self._unknown]
+            if ids:
+                vector = table[ids].mean(axis=0)
+                norm = float(np.linalg.norm(vector))
+                out[row] = vector / norm if norm > 0 else vector
+        return out
+
+
+def _header(path: Path) -> dict:
+    """A safetensors file's header: tensor name -> dtype, shape, data offsets."""
+    with open(path, "rb") as handle:
+        (size,) = struct.unpack("<Q", handle.read(8))
+        return json.loads(handle.read(size))
+
+
+def _matrix(path: Path) -> np.ndarray:
+    """The static model's token matrix, read from its safetensors file without the library."""
+    with open(path, "rb") as handle:
+        (size,) = struct.unpack("<Q", handle.read(8))
+        entry = json.loads(handle.read(size))[MATRIX]
+        start, end = entry["data_offsets"]
+        handle.seek(8 + size + start)
+        data = handle.read(end - start)
+    return np.frombuffer(data, dtype=_DTYPES[entry["dtype"]]).reshape(entry["shape"])

@@ -1,0 +1,145 @@
+"""The static stage (issue 47): the distilled model ships with its hashes, embeds as model2vec
+does without model2vec or torch, is embedded by `index` in the same pass, and answers alone
+(no ONNX session) before the transformer stage has run."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from branchwise.config import Config
+from branchwise.embedding import DEFAULT_MODEL, get_embedder, static_companion
+from branchwise.embedding.location import SHIPPED_MANIFEST, SHIPPED_MODELS_DIR, shipped_models
+from branchwise.embedding.static_model import StaticEmbedder
+from branchwise.errors import UsageError
+from branchwise.search import SearchRequest
+from branchwise.workspace import Workspace
+
+STATIC = f"{DEFAULT_MODEL}-static"
+TEXTS = ["def parse_args(argv):\n    return parser.parse_args(argv)", "how are two options kept exclusive",
+         "Refund a payment to the customer's card", "", "héllo wörld 中文 😀 " * 300]
+
+
+def test_the_static_model_ships_and_its_files_match_their_manifest():
+    assert STATIC in shipped_models() and static_companion(DEFAULT_MODEL) == STATIC
+    folder = SHIPPED_MODELS_DIR / STATIC
+    manifest = json.loads((folder / SHIPPED_MANIFEST).read_text())
+    on_disk = {p.name for p in folder.iterdir() if p.is_file()} - {SHIPPED_MANIFEST}
+    assert set(manifest["files"]) == on_disk == {"model.safetensors", "tokenizer.json", "config.json", "training.json"}
+    for name, entry in manifest["files"].items():
+        data = (folder / name).read_bytes()
+        assert (hashlib.sha256(data).hexdigest(), len(data)) == (entry["sha256"], entry["bytes"]), name
+    assert sum(entry["bytes"] for entry in manifest["files"].values()) <= 16_500_000
+    training = json.loads((folder / "training.json").read_text())
+    assert (training["base"], training["pca_dims"], training["dtype"]) == (DEFAULT_MODEL, 256, "float16")
+    encoder = json.loads((SHIPPED_MODELS_DIR / DEFAULT_MODEL / SHIPPED_MANIFEST).read_text())["files"]
+    assert training["base_sha256"]["model.safetensors"] == encoder["model.safetensors"]["sha256"]
+
+
+def test_static_vectors_are_unit_vectors_and_need_neither_model2vec_nor_torch():
+    code = ("import sys; from branchwise.embedding import get_embedder; "
+            f"v = get_embedder({STATIC!r}).embed(['def parse_args(argv): pass']); "
+            "print(v.shape, round(float((v * v).sum()), 4), "
+            "any(m in sys.modules for m in ('torch', 'model2vec', 'onnxruntime', 'transformers')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "(1, 256) 1.0 False"
+
+
+def test_static_vectors_equal_model2vec_s_own():
+    model2vec = pytest.importorskip("model2vec")
+    reference = model2vec.StaticModel.from_pretrained(str(SHIPPED_MODELS_DIR / STATIC))
+    ours = StaticEmbedder(STATIC).embed(TEXTS)
+    theirs = reference.encode(TEXTS)
+    assert np.abs(ours - theirs).max() < 2e-3  # theirs sums in fp16
+
+
+def test_a_static_model_setting_is_checked(tmp_path):
+    assert Config(static_model="none").static_identity is None
+    assert Config(model="hashing-384").static_identity is None
+    assert Config(transformer=False).model_identity == STATIC
+    with pytest.raises(UsageError):
+        Config(model="hashing-384", transformer=False).model_identity
+    (tmp_path / "config.toml").write_text('static_model = "all-MiniLM-L6-v2"\n')
+    with pytest.raises(UsageError, match="not a static model"):
+        Config.resolve(tmp_path, environ={})
+
+
+@pytest.fixture
+def static_on_hashing(monkeypatch):
+    """The hashing stand-in as the transformer, the shipped static model as the first stage."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    monkeypatch.setenv("BRANCHWISE_STATIC_MODEL", STATIC)
+
+
+def test_index_embeds_every_version_with_the_static_model_in_the_same_pass(static_on_hashing, shop_repo,
+                                                                            tmp_path, monkeypatch):
+    monkeypatch.setattr(Workspace, "_embedding_stage", lambda *args, **kwargs: None)  # no transformer stage
+    ws = Workspace(shop_repo, tmp_path / "index")
+    report = ws.index([])
+    assert report.embedding["static"]["model"] == STATIC and report.embedding["static"]["embedded"] > 0
+    branch = ws.repo.current_branch()
+    static, dense = ws.static_coverage(branch), ws.dense_coverage(branch)
+    assert static.complete and static.total > 0
+    assert dense.embedded == 0
+    assert dense.to_json()["static"]["complete"] and "static stage complete" in dense.line()
+    assert "(transformer stage)" in dense.line()
+    results = ws.search(SearchRequest("refund a payment", branch, top_k=5))
+    assert any(r.static_rank is not None for r in results)
+    assert all(r.dense_rank is None for r in results)
+    only = ws.search(SearchRequest("refund a payment", branch, top_k=5, mode="static"))
+    assert only and all(r.static_rank is not None and r.lexical_rank is None for r in only)
+
+
+def test_the_qdrant_backend_has_no_static_stage(static_on_hashing, shop_repo, tmp_path, monkeypatch):
+    monkeypatch.setenv("BRANCHWISE_BACKEND", "qdrant")
+    monkeypatch.setenv("BRANCHWISE_QDRANT_PATH", str(tmp_path / "qdrant"))
+    ws = Workspace(shop_repo, tmp_path / "index")
+    assert ws.static_embedder is None
+
+
+@pytest.mark.model
+def test_a_name_question_finds_the_same_first_result_before_and_after_the_transformer(shop_repo, tmp_path,
+                                                                                      monkeypatch):
+    monkeypatch.delenv("BRANCHWISE_MODEL", raising=False)
+    index = tmp_path / "index"
+    with monkeypatch.context() as patched:
+        patched.setattr(Workspace, "_embedding_stage", lambda *args, **kwargs: None)
+        early = Workspace(shop_repo, index)
+        early.index([])
+    branch = early.repo.current_branch()
+    names = sorted({row["qualified_name"] for row in early.inspect(branch) if row["symbol_type"] in ("function", "method")})
+    questions = [name.rsplit(".", 1)[-1].replace("_", " ") for name in names[:6]]
+    assert early.dense_coverage(branch).embedded == 0 and early.static_coverage(branch).complete
+    before = [early.search(SearchRequest(q, branch, top_k=3))[0].identity for q in questions]
+    assert "onnxruntime" not in sys.modules or early.embedder._session is None  # no ONNX session opened
+    early.close()
+    later = Workspace(shop_repo, index)
+    later.index([])
+    assert later.dense_coverage(branch).complete
+    after = [later.search(SearchRequest(q, branch, top_k=3))[0].identity for q in questions]
+    assert before == after
+
+
+@pytest.mark.model
+def test_transformer_off_makes_the_static_model_the_only_dense_stage(shop_repo, tmp_path, monkeypatch):
+    monkeypatch.delenv("BRANCHWISE_MODEL", raising=False)
+    index = tmp_path / "index"
+    index.mkdir()
+    (index / "config.toml").write_text("transformer = false\n")
+    ws = Workspace(shop_repo, index)
+    ws.index([])
+    branch = ws.repo.current_branch()
+    assert ws.embedder.name == STATIC and ws.static_embedder is None
+    assert ws.dense_coverage(branch).complete
+    assert ws.search(SearchRequest("refund a payment", branch, top_k=3))
+    code = ("import sys; from branchwise.workspace import Workspace; from branchwise.search import SearchRequest; "
+            f"ws = Workspace({str(shop_repo)!r}, {str(index)!r}); "
+            f"ws.search(SearchRequest('refund a payment', {branch!r}, top_k=3)); "
+            "print('onnxruntime' in sys.modules, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False False"
