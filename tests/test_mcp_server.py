@@ -232,11 +232,15 @@ def test_freshness_and_background_refresh(indexed_shop, tmp_path):
         assert "tomorrow" in {r["qualified_name"] for r in found["results"]}
 
 
-def test_a_refreshed_branch_answers_by_name_while_its_vectors_are_missing(indexed_shop, tmp_path):
+@pytest.mark.parametrize("static", ["auto", "none"])
+def test_a_refreshed_branch_answers_by_name_while_its_vectors_are_missing(indexed_shop, tmp_path, monkeypatch, static):
     """Between the refresh (branch searchable) and the worker's vectors, a question naming the
-    new function finds it through words and names, with the coverage figure saying why."""
+    new function finds it through words and names, with the coverage figure saying why; with the
+    static stage (complete at once) and without it (the transformer the only dense stage, so a
+    version with no vector yet must not lose to those that have one)."""
     from branchwise import worker_record
 
+    monkeypatch.setenv("BRANCHWISE_STATIC_MODEL", static)
     repo = Path(shutil.copytree(indexed_shop[0], tmp_path / "shop", symlinks=True))
     (repo / "src/common/clock.py").write_text((repo / "src/common/clock.py").read_text() + "\n\ndef tomorrow():\n    return 1\n")
     git(repo, "commit", "-qam", "move the tip")
@@ -258,10 +262,10 @@ def test_a_refreshed_branch_answers_by_name_while_its_vectors_are_missing(indexe
                 if status["refresh"]["state"] != "running":
                     break
                 time.sleep(0.2)
-            found = client.ok("search_code", {"query": "tomorrow"})
+            found = client.ok("search_code", {"query": "tomorrow clock"})  # no symbol is named both: no name channel
             assert found["freshness"]["tip_moved"] is False
             assert found["dense_coverage"]["complete"] is False
-            assert found["results"][0]["qualified_name"] == "tomorrow", [r["qualified_name"] for r in found["results"]]
+            assert found["results"][0]["qualified_name"] == "tomorrow", [(r["qualified_name"], r.get("score")) for r in found["results"]]
         finally:
             os.kill(stopped, signal.SIGCONT)
 
