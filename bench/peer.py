@@ -47,7 +47,7 @@ BUNDLE_DIRS = [Path(p) for p in (os.environ.get("BRANCHWISE_PEERBENCH"),) if p] 
     ROOT.parent / "shared" / "peerbench", ROOT.parent.parent / "shared" / "peerbench"]
 #: small repositories of five languages, for CI (`--quick`)
 QUICK = ("express", "redux", "sinatra", "zig-clap", "requests")
-MODES = ("fused", "dense", "lexical", "bm25")
+MODES = ("fused", "dense", "static", "lexical", "bm25")
 CATEGORIES = ("architecture", "semantic", "symbol")
 
 

@@ -285,7 +285,8 @@ def index_repo(repo: str, cache: Path, index_dir: Path, embedder) -> tuple[objec
                        "branches": {s.branch: len(live[s.branch]) for s in summaries}, "live": live}
 
 
-def run(repos: tuple[str, ...], cache: Path, work: Path, model: str | None = None) -> dict:
+def run(repos: tuple[str, ...], cache: Path, work: Path, model: str | None = None,
+        ranking: dict | None = None) -> dict:
     from branchwise.embedding import get_embedder, model_identity
 
     os.environ.pop("BRANCHWISE_MODEL", None)
@@ -301,6 +302,7 @@ def run(repos: tuple[str, ...], cache: Path, work: Path, model: str | None = Non
         problems = check_questions(questions, live)
         if problems:
             raise SystemExit("question set does not match the code:\n  " + "\n  ".join(problems))
+        workspace.searcher.config.ranking.update(ranking or {})
         evaluated = evaluate(workspace, questions, live)
         workspace.close()
         out[repo] = {"questions": len(questions), "language": language_of(repo), **info,
@@ -378,20 +380,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--index-root", type=Path, help="keep the indexes here (default: a temporary directory)")
     parser.add_argument("--model", help="the model to measure (a shipped name or a model directory; "
                                         "default: the default model), run by the default runtime")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a [ranking] setting for this run (repeatable), to measure one piece at a time")
     args = parser.parse_args(argv)
+    ranking = {key: float(value) for key, value in (item.split("=", 1) for item in args.set)}
     if args.languages:
         repos = tuple(dict.fromkeys([*(args.repo or ()), *LANGUAGE_REPOS]))
     else:
         repos = tuple(args.repo or ("click", "cobra"))  # the issue-33 repositories: --languages or --repo
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="branchwise-realrepos-") as tmp:
-        repos_doc = run(repos, args.cache, args.index_root or Path(tmp), args.model)
+        repos_doc = run(repos, args.cache, args.index_root or Path(tmp), args.model, ranking)
     from bench.report import machine
 
     date = datetime.now(timezone.utc)
     from branchwise.embedding import DEFAULT_MODEL
 
-    doc = {"meta": {"label": args.label, "model": args.model or DEFAULT_MODEL, "commit": _commit(), "date": date.isoformat(timespec="seconds"), "machine": machine(),
+    doc = {"meta": {"label": args.label, "ranking": ranking, "model": args.model or DEFAULT_MODEL, "commit": _commit(), "date": date.isoformat(timespec="seconds"), "machine": machine(),
                     "seconds": round(time.perf_counter() - started, 1),
                     "embedded_now": repos_doc.pop("embedded_now")},
            "repos": repos_doc, "languages": by_language(repos_doc),

@@ -17,9 +17,9 @@ from branchwise.ranking_stage import restage
 OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
 
 
-def result(path: str, name: str, score: float, kind: str = "function") -> Result:
+def result(path: str, name: str, score: float, kind: str = "function", lines: tuple[int, int] = (1, 2)) -> Result:
     return Result(rank=0, score=score, identity=Identity("r", path, "python", kind, name), branch="main",
-                  commit="c", start_line=1, end_line=2, indexed_at="", content_hash=name, text="", blob=None,
+                  commit="c", start_line=lines[0], end_line=lines[1], indexed_at="", content_hash=name, text="", blob=None,
                   version_id=name)
 
 
@@ -83,12 +83,13 @@ def test_path_words_lift_the_file_they_name():
     assert order(staged)[0] == "lib/cookies.py::sign"
 
 
-def test_further_chunks_of_one_file_decay():
-    candidates = [result("a.py", "one", 1.0), result("a.py", "two", 0.9), result("a.py", "three", 0.8),
+def test_chunks_inside_a_chunk_ranked_above_decay_and_siblings_do_not():
+    candidates = [result("a.py", "Box", 1.0, "class", (1, 40)), result("a.py", "Box.open", 0.9, "method", (5, 9)),
+                  result("a.py", "Box.open.inner", 0.8, "function", (6, 7)), result("a.py", "helper", 0.7, lines=(42, 50)),
                   result("b.py", "other", 0.6)]
     staged = restage("what", candidates, replace(OFF, file_decay=0.5))
-    assert order(staged)[:2] == ["a.py::one", "b.py::other"]
-    assert [r.score for r in staged] == pytest.approx([1.0, 0.6, 0.45, 0.2])
+    assert order(staged) == ["a.py::Box", "a.py::helper", "b.py::other", "a.py::Box.open", "a.py::Box.open.inner"]
+    assert [r.score for r in staged] == pytest.approx([1.0, 0.7, 0.6, 0.45, 0.2])
 
 
 def test_coherence_lifts_the_best_chunk_of_a_file_with_many_strong_candidates():
