@@ -1,0 +1,90 @@
+"""Time from `index` to the first answer at full quality, cold CLI, on the peer's repositories.
+
+`python -m bench.first_answer [--repo NAME]... [--all] [--out DIR] [--label NAME]`
+
+A new user runs `branchwise index` and then asks. "Full quality" means every dense stage the
+configuration uses is complete for the branch when the answer comes: with the static stage as
+the only dense stage (`transformer = false`) that is as soon as `index` returns; with both
+stages (the default) only once the transformer has embedded every version, so `index` runs in
+the foreground (as it does by default) and the search follows. Each configuration gets a fresh
+clone's own fresh index directory (no embedding cache), and each step is a separate process
+(`python -m branchwise_cli`), timed end to end: index, then one search. The two configurations
+alternate per repository, so load from other work on the machine hits both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from bench.peer import QUICK, clone, data_dir, load_repos
+
+CONFIGS = {"static only": "transformer = false\n", "both stages": ""}
+
+
+def _cli(*args: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "branchwise_cli", *args], check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def measure(path: Path, work: Path, question: str) -> dict:
+    out = {}
+    for name, config in CONFIGS.items():
+        index = work / name.replace(" ", "-")
+        index.mkdir(parents=True)
+        (index / "config.toml").write_text(config)
+        index_s = _cli("index", str(path), "--branch", "main", "--index", str(index), "--quiet")
+        search_s = _cli("search", question, "--repo", str(path), "--branch", "main", "--index", str(index))
+        out[name] = {"index_s": round(index_s, 2), "search_s": round(search_s, 2),
+                     "first_answer_s": round(index_s + search_s, 2)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.first_answer", description=__doc__.split("\n")[0])
+    parser.add_argument("--repo", action="append")
+    parser.add_argument("--all", action="store_true", help="every repository of the peer benchmark (slow: "
+                                                           "the transformer embeds each one from scratch)")
+    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
+    parser.add_argument("--label", default="current")
+    args = parser.parse_args(argv)
+    data = data_dir()
+    if data is None:
+        raise SystemExit("no peer benchmark data: set BRANCHWISE_PEERBENCH")
+    names = None if args.all else tuple(args.repo or QUICK)
+    rows = {}
+    with tempfile.TemporaryDirectory(prefix="branchwise-first-") as tmp:
+        for repo in load_repos(data, names):
+            path = clone(data, repo.name, Path(tmp))
+            rows[repo.name] = measure(path, Path(tmp) / "indexes" / repo.name, repo.tasks[0]["query"])
+            print(repo.name, json.dumps(rows[repo.name]), file=sys.stderr, flush=True)
+    summary = {name: {"median_s": round(statistics.median(r[name]["first_answer_s"] for r in rows.values()), 2),
+                      "max_s": round(max(r[name]["first_answer_s"] for r in rows.values()), 2)} for name in CONFIGS}
+    lines = [f"# First full-quality answer, cold CLI ({args.label}, {datetime.now(timezone.utc):%Y-%m-%d})", "",
+             "index (fresh clone, fresh index, no embedding cache) then one search, each a new process.", "",
+             "| configuration | median s | slowest s |", "|---|---|---|"]
+    lines += [f"| {name} | {s['median_s']} | {s['max_s']} |" for name, s in summary.items()]
+    lines += ["", "| repository | " + " | ".join(f"{n} (index + search s)" for n in CONFIGS) + " |",
+              "|---|" + "---|" * len(CONFIGS)]
+    for repo, r in rows.items():
+        lines.append(f"| {repo} | " + " | ".join(f"{r[n]['first_answer_s']} ({r[n]['index_s']} + {r[n]['search_s']})"
+                                                 for n in CONFIGS) + " |")
+    report = "\n".join(lines) + "\n"
+    print(report)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"{datetime.now(timezone.utc):%Y-%m-%d}-first-answer-{args.label}"
+    Path(f"{stem}.json").write_text(json.dumps({"summary": summary, "repos": rows}, indent=1) + "\n")
+    Path(f"{stem}.md").write_text(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
