@@ -95,6 +95,17 @@ def test_index_embeds_every_version_with_the_static_model_in_the_same_pass(stati
     assert only and all(r.static_rank is not None and r.lexical_rank is None for r in only)
 
 
+def test_the_transformer_replaces_the_static_stage_once_it_has_embedded_the_branch(static_on_hashing, shop_repo,
+                                                                                  tmp_path):
+    ws = Workspace(shop_repo, tmp_path / "index")
+    ws.index([])
+    branch = ws.repo.current_branch()
+    assert ws.dense_coverage(branch).complete
+    results = ws.search(SearchRequest("refund a payment", branch, top_k=5))
+    assert results and all(r.static_rank is None for r in results)
+    assert any(r.dense_rank is not None for r in results)
+
+
 def test_the_qdrant_backend_has_no_static_stage(static_on_hashing, shop_repo, tmp_path, monkeypatch):
     monkeypatch.setenv("BRANCHWISE_BACKEND", "qdrant")
     monkeypatch.setenv("BRANCHWISE_QDRANT_PATH", str(tmp_path / "qdrant"))

@@ -81,13 +81,14 @@ class RankingSettings:
     #: takes away on cobra, where it is tuned (bench/results/2026-12-04-model-round5.md)
     doc_weight: float = 0.0
     doc_depth: float = 10
-    #: the ranking stage after fusion (ranking_stage.py); 0 switches a boost off, 1 a multiplier
+    #: the ranking stage after fusion (ranking_stage.py); 0 switches a boost off, 1 a multiplier.
+    #: Kept on only where it helps on the peer benchmark without losing on click, cobra or the
+    #: language bundles (bench/results/2026-12-06-ranking-stage.md): the path boost, the decay
+    #: and coherence each lift the peer benchmark but lose on one of those, so they are off
     definition_boost: float = 3.0
-    path_boost: float = 1.0
-    #: off: lifts the peer benchmark (+0.018) but costs click 0.018 while giving cobra 0.020
-    #: (bench/results/2026-12-06-ranking-stage.md), so it is not kept by default
+    path_boost: float = 0.0
     file_coherence: float = 0.0
-    file_decay: float = 0.5
+    file_decay: float = 1.0
     reexport_weight: float = 0.5
 
     @classmethod

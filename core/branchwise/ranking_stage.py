@@ -18,11 +18,14 @@ cannot see decide many questions on real repositories:
 
 Re-export files (`__init__.py`, `package-info.java`) and type stubs (`.d.ts`) repeat names
 defined elsewhere: they are multiplied by `reexport_weight`. Every piece has its own setting
-in `[ranking]`; 0 (or 1 for a multiplier) switches it off.
+in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default only the definition
+boost and the re-export weight are on: the path boost, the decay and coherence lift a
+file-level benchmark but cost the symbol-level ones (README, "Ranking").
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from branchwise.models import Result
@@ -41,8 +44,11 @@ STEM_TIER = 1.5
 EMBEDDED_SCALE = 0.5
 
 
-def restage(question: str, results: list[Result], settings) -> list[Result]:
-    """`results` (best first, scores already fused and weighted by role) rescored and resorted."""
+def restage(question: str, results: list[Result], settings,
+            prior: Callable[[Result], float] = lambda _result: 1.0) -> list[Result]:
+    """`results` (best first, scores already fused and weighted by role) rescored and resorted.
+    `prior` is the role prior already in each score; a boost is weighted by it too, so a test
+    whose file name spells the question lifts no more than its words did."""
     if not results or results[0].score <= 0:
         return results
     best = results[0].score
@@ -55,11 +61,11 @@ def restage(question: str, results: list[Result], settings) -> list[Result]:
                 and defines(result.identity.qualified_name, shape.names):
             tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
             scale = 1.0 if shape.bare else EMBEDDED_SCALE
-            result.score += best * settings.definition_boost * tier * scale
+            result.score += best * settings.definition_boost * tier * scale * prior(result)
         if shape.words and settings.path_boost > 0:
             share = path_word_share(shape.words, path)
             if share >= MIN_PATH_SHARE:
-                result.score += best * settings.path_boost * share
+                result.score += best * settings.path_boost * share * prior(result)
     if settings.file_coherence > 0:
         _cohere(results, best * settings.file_coherence)
     results.sort(key=lambda r: r.score, reverse=True)

@@ -148,7 +148,7 @@ class HybridSearch:
         rankings = {}
         if request.mode == "dense" or (fused and not _stage_not_started(coverages["dense"], self.static)):
             rankings["dense"] = self._dense(self._query_vector(request.query), scope, depth)
-        if self.static is not None and request.mode in ("fused", "static"):
+        if self.static is not None and (request.mode == "static" or (fused and _stands_in(coverages, rankings))):
             rankings["static"] = self._static(self._static_query_vector(request.query), scope, depth)
         if request.mode in ("fused", "lexical"):
             rankings["lexical"] = self._lexical(request.query, scope, depth)
@@ -193,6 +193,10 @@ class HybridSearch:
             others = {key for channel, ranking in rankings.items() if channel != stage
                       for key, _score in ranking if key not in ranked_here}
             unranked[stage] = self._without_vector(others, stage)
+        dense = (coverages or {}).get("dense")
+        if "static" in rankings and "dense" in rankings and dense is not None:
+            # the static stage stands in for the transformer where it has not embedded yet
+            settings = with_coverage(settings, "static", 1.0 - dense.share)
         wanted = wanted_roles(question)
 
         def prior(result: Result) -> float:
@@ -214,7 +218,7 @@ class HybridSearch:
             if "dense" in rankings and settings.doc_weight > 0:
                 results = self._docstring_reranker.rerank(self._query_vector(question), results,
                                                           settings.doc_weight, int(settings.doc_depth), prior)
-            results = restage(question, results, settings)
+            results = restage(question, results, settings, prior)
         return results
 
     @property
@@ -372,3 +376,13 @@ def place_history(result: Result, tombstone: tuple | None) -> None:
     result.branch, result.commit, result.indexed_at = name, last_commit, at
     result.blob, result.start_line, result.end_line = blob, start, end
     result.history_note = f"removed on {name} at {deleted_at[:7]}"
+
+
+def _stands_in(coverages: dict[str, Coverage | None], rankings: dict) -> bool:
+    """Whether a fused search needs the static stage: while the transformer stage has not
+    embedded the whole branch (or is not in use). Once it has, the transformer's vectors
+    replace the static ones: on the peer benchmark, click and cobra the two fused together
+    were not better than the transformer alone (bench/results/2026-12-06-ranking-stage.md)."""
+    dense = coverages.get("dense")
+    return "dense" not in rankings or dense is None or not dense.complete
+
