@@ -51,7 +51,7 @@ class Coverage:
                 f"versions embedded; static stage {static}")
 
     def to_json(self) -> dict:
-        data = {"embedded": self.embedded, "total": self.total, "share": round(self.share, 4),
+        data: dict = {"embedded": self.embedded, "total": self.total, "share": round(self.share, 4),
                 "complete": self.complete}
         if self.static is not None:
             data["static"] = self.static.to_json()

@@ -237,6 +237,7 @@ class HybridSearch:
 
     def _static_query_vector(self, query: str) -> np.ndarray:
         """The query's static embedding (a table lookup), remembered as `_query_vector` is."""
+        assert self.static is not None, "no static stage"
         return _remembered(self._static_query_vectors, self.static, query)
 
     def _settle_ties(self, ranking: list[tuple[Any, float]]) -> list[tuple[Any, float]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Iterable
 from typing import Any
 
 #: deeper than any configuration, tour, labels or CodeTour file has reason to be
@@ -46,6 +47,7 @@ def _depth(document: Any) -> int:
     stack = [(document, 1)]
     while stack:
         value, level = stack.pop()
+        children: Iterable
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):

@@ -88,7 +88,7 @@ def is_same_process(record: dict) -> bool:
     when the record says (a record without a start time cannot prove it and is not trusted
     where /proc can tell)."""
     pid = record.get("pid")
-    if not alive(pid):
+    if not isinstance(pid, int) or not alive(pid):
         return False
     now = process_start(pid)
     if now is None:  # no /proc here: liveness is all there is to go by

@@ -278,6 +278,7 @@ class Workspace:
         from branchwise import embedstage
 
         static = self.static_embedder
+        assert static is not None  # only called with a static stage
         work = embedstage.plan(self.store, self.repo.name, static.name, self._embedding_first(order))
         outcome = embedstage.embed_missing(self.store, static, static_vectors, work,
                                            save_each_batch=True, others=[vectors])
@@ -287,7 +288,7 @@ class Workspace:
                                       "seconds": round(sum(outcome.seconds.values()), 3)}
 
     def _embedding_stage(self, lock: WriteLock, vectors: VectorStore, report: IndexReport, order: list[str],
-                         progress: Progress | None, background: bool, others: list[VectorStore] = ()) -> None:
+                         progress: Progress | None, background: bool, others: list[VectorStore] | None = None) -> None:
         """Embed what the index is missing (every branch's, not only this run's: an interrupted
         worker's leftovers too), here or in a background worker handed the lock."""
         from branchwise import background as worker
@@ -303,6 +304,7 @@ class Workspace:
             target = worker.Target(self.repo.path, self.index_dir, self.repo.name, self.embedder.name)
             report.embedding.update(background=True, worker_pid=worker.start(target, lock, first, work))
             return
+        others = others or []
         outcome = embedstage.embed_missing(self.store, self.embedder, vectors, work, progress,
                                            save_each_batch=self.backend.kind == "faiss", others=others)
         vectors.save()

@@ -88,6 +88,7 @@ class StaticEmbedder:
         if self._max_chars is not None:
             texts = [text[: self._max_chars] for text in texts]
         table = self._table
+        assert table is not None  # _load made it
         for row, encoding in enumerate(self._tokenizer.encode_batch(texts, add_special_tokens=False)):
             ids = [i for i in encoding.ids if i != self._unknown]
             if ids:

@@ -125,7 +125,9 @@ def fix_tour(check: TourCheck, uses_work_tree_paths: frozenset[str] = frozenset(
     A re-anchored step records the target commit as where it was seen, unless its file has
     uncommitted edits (`uses_work_tree_paths`), in which case only its anchor and lines move.
     """
-    fixed, left, anchored = [], [], []
+    fixed: list = []
+    left: list = []
+    anchored: list = []
     for item in check.steps:
         step = item.step
         refreshable = item.status in FIXABLE | {"ok"} or (item.status == "unverifiable" and item.result)
@@ -191,7 +193,7 @@ def _check_anchor(workspace, verifier: "Verifier", number: int, step: Step, path
             result.reason += f"; renamed to {renamed.identity.qualified_name} in the same file, text otherwise identical"
             return _finish(number, step, result, "renamed", renamed.identity.qualified_name)
     if result.moved_unchanged:
-        new_name = _moved_name(verifier, result, result.current_path)
+        new_name = _moved_name(verifier, result, result.current_path or result.path)
         if new_name != identity.qualified_name:
             return _finish(number, step, result, "renamed", new_name)
         result.verdict = Verdict.CURRENT if commit == verifier.target_commit else Verdict.UNCHANGED_OLDER

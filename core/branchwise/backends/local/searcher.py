@@ -96,7 +96,9 @@ class Searcher(HybridSearch):
         return self._coverage[key]
 
     def _without_vector(self, keys: set, channel: str = "dense") -> set:
-        model = (self.static if channel == "static" else self.embedder).name
+        embedder = self.static if channel == "static" else self.embedder
+        assert embedder is not None, "no static stage"
+        model = embedder.name
         return keys - set(self.store.embedded_versions(model, sorted(keys))) if keys else set()
 
     # the search ---------------------------------------------------------------------------
