@@ -64,3 +64,25 @@ def test_plain_bm25_ranks_the_document_with_the_rarer_term_first():
     ranking = bm25.rank("render args")
     assert ranking[0] == 1 and set(ranking) == {0, 1, 2}
     assert bm25.rank("nothing_matches") == []
+
+
+@pytest.mark.model
+def test_quick_slice_runs_and_clears_the_bm25_floor(tmp_path):
+    """`python -m bench.peer --quick` (five small repositories of five languages) runs end to
+    end, and the product's fused ranking clears the plain-BM25 floor it is measured against."""
+    import json
+    import subprocess
+
+    from bench.peer import data_dir
+
+    if data_dir() is None:
+        pytest.skip("no peer benchmark data (../shared/peerbench or $BRANCHWISE_PEERBENCH)")
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-m", "bench.peer", "--quick", "--mode", "fused", "--mode", "bm25",
+                           "--cache", str(tmp_path / "cache"), "--out", str(tmp_path), "--label", "quick"],
+                          cwd=root, capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    doc = json.loads(next(tmp_path.glob("*-peer-quick.json")).read_text())
+    assert set(doc["repos"]) == {"express", "redux", "sinatra", "zig-clap", "requests"}
+    fused, floor = doc["aggregate"]["fused"]["ndcg10"], doc["aggregate"]["bm25"]["ndcg10"]
+    assert fused > floor, (fused, floor)
