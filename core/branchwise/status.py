@@ -70,6 +70,7 @@ def repository_status(workspace) -> dict:
         in_work_tree = [f for f in branch_failures if f.get("path") in uncommitted]
         committed = [f for f in branch_failures if not f.get("uncommitted") and f.get("path") not in uncommitted]
         entry.update(
+            ref=stored.ref or None if stored is not None else None,
             indexed_files_changed=len(changed),
             changed_files=changed[:50],
             files=len(indexed_paths),
@@ -174,7 +175,7 @@ def render_text(status: dict) -> str:
         mark = "*" if b["branch"] == status.get("checked_out") else " "
         lines += [
             "",
-            f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}",
+            f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}{ref_words(b.get('ref'))}",
             f"    tip: {tip_line(b)}",
             f"    {plural(b['files'], 'file')}, {plural(b['symbols'], 'symbol')}; by class: {_counts(b['by_path_class'])}; "
             f"by language: {_counts(b['by_language'])}",
@@ -203,6 +204,12 @@ def render_text(status: dict) -> str:
         lines += [f"    {f['branch']}: {f['path']} ({f.get('qualified_name')}) {f['verdict']} at {f['time'][:19]}"
                   for f in status["stale_records"]]
     return "\n".join(escape_controls(line) for line in lines)  # names inside cannot break or reorder lines
+
+
+def ref_words(ref: str | None) -> str:
+    """", from origin/release/v2" for a branch taken from a remote-tracking ref (nothing for a
+    local branch: the plain case)."""
+    return f", from {ref.removeprefix('refs/remotes/')}" if ref and ref.startswith("refs/remotes/") else ""
 
 
 def model_settings(embedding: dict) -> str:

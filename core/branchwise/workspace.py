@@ -38,6 +38,8 @@ from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
 from branchwise.pins import Pin, PinKey
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
+from branchwise.standpoint import Standpoint, checked_out, enclosing_repository
+from branchwise.suggest import with_suggestion
 from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
@@ -75,7 +77,7 @@ class Workspace:
         backend: Backend | Mapping[str, Any] | None = None,
         create: bool = True,
     ):
-        self.repo = GitRepo(repo if repo is not None else ".")
+        self.repo = GitRepo(repo if repo is not None else enclosing_repository())
         #: False for readers: an index directory without an index is refused, never created
         self.create = create
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
@@ -311,16 +313,11 @@ class Workspace:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
-        names = sorted(known) if all_branches else list(branches)
-        if not names:
-            current = self.repo.current_branch()
-            if current is None:
-                raise UsageError("HEAD is detached or the repository is bare: name a --branch")
-            names = [current]
-        for name in names:
-            if name not in known:
-                raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
-        return names
+        if all_branches:  # local and remote-tracking: a fresh clone's release lines included
+            return sorted(set(known) | set(self.repo.select_branches(branches)))
+        if branches:
+            return self.repo.select_branches(branches)
+        return [self.standpoint().branch]
 
     # git hooks ------------------------------------------------------------------------------
 
@@ -383,6 +380,32 @@ class Workspace:
     @cached_property
     def searcher(self) -> HybridSearch:
         return self.backend.searcher(self.store, self.repo.name, self.config, self.embedder)
+
+    def standpoint(self) -> Standpoint:
+        """The branch a command takes when none is named: the checked-out one (standpoint.py)."""
+        return checked_out(self.repo)
+
+    def reading_branch(self, typed: str | None) -> str:
+        """The indexed branch a reader means by `typed` (None: the checked-out branch): an
+        indexed name as it is, else a branch of the repository by any name gitbranches.py
+        takes (`origin/release/v2`); refused, with the closest indexed names, when that
+        branch is not indexed."""
+        indexed = [b.name for b in self.indexed_branches()]
+        if typed is not None and typed in indexed:
+            return typed
+        name = self.standpoint().branch if typed is None else self._branch_or_indexed(typed, indexed)
+        if name not in indexed:
+            raise UsageError(with_suggestion(f"branch {name!r} of {self.repo.name} is not indexed (run "
+                                             f"`branchwise index --branch {name}`)", name, indexed, "indexed"))
+        return name
+
+    def _branch_or_indexed(self, typed: str, indexed: list[str]) -> str:
+        try:
+            return self.repo.branch_name(typed)
+        except UsageError:  # not a branch of the repository: the names to suggest are the indexed ones
+            raise UsageError(with_suggestion(f"unknown branch {typed!r} in {self.repo.name}, and not indexed", typed,
+                                             indexed or sorted(self.repo.branches()),
+                                             "indexed" if indexed else "branches")) from None
 
     def indexed_branches(self) -> list[BranchInfo]:
         try:

@@ -9,7 +9,7 @@ from branchwise.errors import UsageError
 from branchwise.models import Result
 from branchwise.wording import plural
 from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, json_option, print_json,
-                                   read_queries, repo_branch, request, search_options, workspace)
+                                   reading_branch, read_queries, repo_branch, request, search_options, workspace)
 
 NAME = "search"
 HELP = "search one branch (or all history) of an indexed repository"
@@ -18,7 +18,7 @@ HELP = "search one branch (or all history) of an indexed repository"
 def add_arguments(p) -> None:
     p.add_argument("query", nargs="?", help="what to look for, in words (or give --queries)")
     p.add_argument("--queries", metavar="FILE", help="file with one query per line, '-' for stdin (JSON Lines output)")
-    repo_branch(p, required=True)
+    repo_branch(p)
     search_options(p)
     backend(p)
     as_user(p)
@@ -41,6 +41,8 @@ def run(args) -> int:
     detail = "full" if args.full else args.detail
     requests = [dataclasses.replace(request(args, query), detail=detail) for query in queries]
     ws = workspace(args, reader=True)
+    branch = reading_branch(args, ws)
+    requests = [dataclasses.replace(one, branch=branch) for one in requests]
     target = ws.target_commit(args.branch, args.against)
     for number, (query, one) in enumerate(zip(queries, requests)):
         with Waiting("loading the model and searching" if number == 0 else "searching"):

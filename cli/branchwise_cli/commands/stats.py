@@ -41,7 +41,6 @@ def run(args) -> int:
 def _used(args) -> int:
     if isinstance(args.limit, bool) or args.limit < 1:
         raise UsageError(f"--limit must be a whole number of at least 1, not {args.limit}")
-    args.repo = args.repo or "."
     report = workspace(args, reader=True).used_versions(args.branch, args.limit)
     if args.json:
         print_json(report, schema="stats-used")

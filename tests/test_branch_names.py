@@ -1,0 +1,84 @@
+"""Branch names as git users say them: a fresh `git clone` holds its release lines only as
+remote-tracking branches, and `index --all-branches`, `--branch release/v2`, `--branch
+origin/release/v2` and `--branch 'release/*'` all reach them (gitbranches.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gittools import GIT_ENV, GitBuilder
+
+ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
+
+
+def run(*argv, cwd=None) -> subprocess.CompletedProcess:
+    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
+                         text=True, env=ENV, cwd=cwd)
+    assert "Traceback" not in out.stderr, out.stderr
+    return out
+
+
+@pytest.fixture
+def clone(tmp_path) -> Path:
+    """A clone of a project with main and two release lines (remote-only in the clone)."""
+    origin = GitBuilder(tmp_path / "origin")
+    origin.write("app.py", "def checkout_cart(cart):\n    return sum(cart)\n")
+    origin.commit("init")
+    for version in ("v1", "v2"):
+        origin.git("checkout", "-q", "-b", f"release/{version}", "main")
+        origin.write("app.py", f"def checkout_cart(cart):\n    return sum(cart)  # {version}\n")
+        origin.commit(f"release {version}")
+    origin.checkout("main")
+    target = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(origin.path), str(target)], check=True, env=ENV)
+    return target
+
+
+def test_all_branches_in_a_fresh_clone_indexes_every_release_line(clone):
+    out = run("index", "--all-branches", "--json", cwd=clone)
+    assert out.returncode == 0, out.stderr
+    branches = {b["branch"]: b["ref"] for b in json.loads(out.stdout)["branches"]}
+    assert branches == {"main": "refs/heads/main", "release/v1": "refs/remotes/origin/release/v1",
+                        "release/v2": "refs/remotes/origin/release/v2"}
+    status = run("status", "--json", cwd=clone)
+    refs = {b["branch"]: b["ref"] for b in json.loads(status.stdout)["repositories"][0]["branches"]}
+    assert refs["release/v2"] == "refs/remotes/origin/release/v2"
+    text = run("status", cwd=clone).stdout
+    assert "release/v2 @" in text and "from origin/release/v2" in text
+
+
+def test_a_local_branch_wins_over_the_remote_one_of_the_same_name(clone):
+    subprocess.run(["git", "branch", "-q", "release/v1", "origin/release/v1"], cwd=clone, check=True, env=ENV)
+    out = run("index", "--all-branches", "--json", cwd=clone)
+    refs = {b["branch"]: b["ref"] for b in json.loads(out.stdout)["branches"]}
+    assert refs["release/v1"] == "refs/heads/release/v1"
+    assert refs["release/v2"] == "refs/remotes/origin/release/v2"
+
+
+@pytest.mark.parametrize("typed", ["release/v2", "origin/release/v2", "refs/remotes/origin/release/v2"])
+def test_a_remote_branch_by_its_name_or_with_its_remote(clone, typed):
+    out = run("index", "--branch", typed, cwd=clone)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("release/v2 @") and "(from origin/release/v2)" in out.stdout
+    found = run("search", "checkout cart", "--branch", typed, "--json", cwd=clone)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["results"][0]["branch"] == "release/v2"
+
+
+def test_a_pattern_selects_branches(clone):
+    out = run("index", "--branch", "release/*", "--json", cwd=clone)
+    assert out.returncode == 0, out.stderr
+    assert [b["branch"] for b in json.loads(out.stdout)["branches"]] == ["release/v1", "release/v2"]
+    nothing = run("index", "--branch", "hotfix/*", cwd=clone)
+    assert nothing.returncode == 2 and "no branch of clone matches 'hotfix/*'" in nothing.stderr
+
+
+def test_a_mistyped_branch_suggests_the_closest(clone):
+    out = run("index", "--branch", "mian", cwd=clone)
+    assert out.returncode == 2
+    assert out.stderr.strip() == "branchwise: unknown branch 'mian' in clone; did you mean main?"
