@@ -10,13 +10,19 @@ from collections.abc import Iterable
 _LIST_AT_MOST = 12
 
 
+def closest(value: str, valid: Iterable[str]) -> str:
+    """"did you mean main?" when some valid names are close to `value`, else ""."""
+    close = difflib.get_close_matches(value, list(dict.fromkeys(valid)), n=3, cutoff=0.6)
+    return "did you mean " + " or ".join(close) + "?" if close else ""
+
+
 def did_you_mean(value: str, valid: Iterable[str], what: str = "") -> str:
     """"did you mean main?", or "valid: a, b, c" (`what` names them: "indexed: a, b"), or ""
     when there is nothing to offer."""
     names = list(dict.fromkeys(valid))
-    close = difflib.get_close_matches(value, names, n=3, cutoff=0.6)
-    if close:
-        return "did you mean " + " or ".join(close) + "?"
+    hint = closest(value, names)
+    if hint:
+        return hint
     if not names:
         return ""
     shown = ", ".join(names[:_LIST_AT_MOST])
