@@ -21,6 +21,7 @@ from typing import Any
 
 from branchwise import grammar_upgrade, labels, pins, stale, stats, usage
 from branchwise.access import Restriction, current_user, restriction_for
+from branchwise.advice import repository_advice, results_note
 from branchwise.backends import Backend, VectorStore
 from branchwise.bundle import (
     Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
@@ -754,8 +755,19 @@ class Workspace:
         if not self.create:
             require_index(self.index_dir)
         restriction = self.restriction
-        return stats.summarize(self.index_dir, self.repo.name, self.config,
-                               view=lambda record: stats.restrict_record(record, restriction))
+        summary = stats.summarize(self.index_dir, self.repo.name, self.config,
+                                  view=lambda record: stats.restrict_record(record, restriction))
+        summary["recommendation"] = repository_advice(self.status()["branches"], summary["recommendation"])
+        return summary
+
+    def results_note(self, branch: str) -> str | None:
+        """What an output of `branch`'s results says about its index, when anything: behind
+        the tip ("index behind main tip by 2 commits: run `branchwise index` (...)") or
+        uncommitted edits (advice.py; the words `status` and `stats` use)."""
+        from branchwise.status import branch_entry
+
+        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        return None if info is None else results_note(branch_entry(self, info))
 
     @staticmethod
     def index_statistics(index: str | os.PathLike[str] | None, user: str | None = None) -> dict:

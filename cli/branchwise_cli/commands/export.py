@@ -43,4 +43,7 @@ def run(args) -> int:
                            force=args.force, record_stats=not args.no_stats, format=args.format, max_tokens=args.max_tokens,
                            reference_as=args.reference_as, class_outline=args.class_outline)
     echo(report.summary_line())
+    note = ws.results_note(args.branch)
+    if note is not None:
+        echo(note)
     return EXIT_OK

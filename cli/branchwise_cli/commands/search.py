@@ -44,6 +44,7 @@ def run(args) -> int:
     branch = reading_branch(args, ws)
     requests = [dataclasses.replace(one, branch=branch) for one in requests]
     target = ws.target_commit(args.branch, args.against)
+    note = ws.results_note(args.branch) if not args.json else None
     for number, (query, one) in enumerate(zip(queries, requests)):
         with Waiting("loading the model and searching" if number == 0 else "searching"):
             results = ws.search(one, args.against)
@@ -55,14 +56,16 @@ def run(args) -> int:
                         "results": [r.to_json() for r in results],
                         "dense_coverage": coverage.to_json() if coverage is not None else None})
         else:
-            _print_results(query, args.branch, results, coverage_note(coverage))
+            _print_results(query, args.branch, results, coverage_note(coverage), note)
     return EXIT_OK
 
 
-def _print_results(query: str, branch: str, results: list[Result], note: str | None = None) -> None:
+def _print_results(query: str, branch: str, results: list[Result], note: str | None = None,
+                   index_note: str | None = None) -> None:
     echo(f"# {query}  ({branch}, {plural(len(results), 'result')})")
-    if note is not None:
-        echo(f"# {note}")
+    for line in (index_note, note):
+        if line is not None:
+            echo(f"# {line}")
     for r in results:
         where = f"{r.path}#L{r.start_line}-L{r.end_line}"
         label = f" [{r.label.value}]" if r.label else ""
