@@ -391,7 +391,11 @@ class Workspace:
         indexed name as it is, else a branch of the repository by any name gitbranches.py
         takes (`origin/release/v2`); refused, with the closest indexed names, when that
         branch is not indexed."""
-        indexed = [b.name for b in self.indexed_branches()]
+        try:
+            indexed = [b.name for b in self.searcher.branches()]
+        except UsageError:  # the repository is not indexed yet, unless the index's model is the problem
+            self.embedder
+            indexed = []
         if typed is not None and typed in indexed:
             return typed
         name = self.standpoint().branch if typed is None else self._branch_or_indexed(typed, indexed)
