@@ -33,6 +33,7 @@ def clone(tmp_path) -> Path:
         origin.git("checkout", "-q", "-b", f"release/{version}", "main")
         origin.write("app.py", f"def checkout_cart(cart):\n    return sum(cart)  # {version}\n")
         origin.commit(f"release {version}")
+    origin.git("tag", "-a", "v1.0", "-m", "one", "release/v1")  # annotated: peeled to its commit
     origin.checkout("main")
     target = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(origin.path), str(target)], check=True, env=ENV)
@@ -50,6 +51,7 @@ def test_all_branches_in_a_fresh_clone_indexes_every_release_line(clone):
     assert refs["release/v2"] == "refs/remotes/origin/release/v2"
     text = run("status", cwd=clone).stdout
     assert "release/v2 @" in text and "from origin/release/v2" in text
+    assert "not indexed" not in text  # the tag v1.0 is no branch: indexed only on request
 
 
 def test_a_local_branch_wins_over_the_remote_one_of_the_same_name(clone):
@@ -82,3 +84,18 @@ def test_a_mistyped_branch_suggests_the_closest(clone):
     out = run("index", "--branch", "mian", cwd=clone)
     assert out.returncode == 2
     assert out.stderr.strip() == "branchwise: unknown branch 'mian' in clone; did you mean main?"
+
+
+def test_a_tag_is_indexed_on_request_under_its_name(clone):
+    out = run("index", "--tag", "v1.0", "--json", cwd=clone)
+    assert out.returncode == 0, out.stderr
+    [tag] = json.loads(out.stdout)["branches"]
+    assert (tag["branch"], tag["ref"]) == ("v1.0", "refs/tags/v1.0")
+    origin_v1 = subprocess.run(["git", "rev-parse", "origin/release/v1"], cwd=clone, capture_output=True,
+                               text=True, check=True).stdout.strip()
+    assert tag["commit"] == origin_v1
+    found = run("search", "checkout cart", "--branch", "v1.0", "--json", cwd=clone)
+    assert json.loads(found.stdout)["results"][0]["verdict"] == "current"
+    assert "v1.0 @" in run("status", cwd=clone).stdout and "(tag)" in run("status", cwd=clone).stdout
+    wrong = run("index", "--tag", "v1.1", cwd=clone)
+    assert wrong.returncode == 2 and "unknown tag 'v1.1' in clone; did you mean v1.0?" in wrong.stderr

@@ -17,6 +17,7 @@ from branchwise.suggest import with_suggestion
 
 LOCAL_PREFIX = "refs/heads/"
 REMOTE_PREFIX = "refs/remotes/"
+TAG_PREFIX = "refs/tags/"
 _PATTERN_CHARS = frozenset("*?[")
 
 
@@ -33,14 +34,19 @@ class BranchRef:
         return self.ref.startswith(REMOTE_PREFIX)
 
     @property
+    def tag(self) -> bool:
+        return self.ref.startswith(TAG_PREFIX)
+
+    @property
     def source(self) -> str:
         """"local", or the remote-tracking branch it was taken from ("origin/release/v2")."""
         return self.ref[len(REMOTE_PREFIX):] if self.remote else "local"
 
 
 def collect(refs: list[tuple[str, str]], remotes: list[str]) -> dict[str, BranchRef]:
-    """Branch name -> BranchRef from (commit, full ref) pairs of refs/heads and refs/remotes
-    (symbolic refs such as `origin/HEAD` already left out); `remotes` are the remotes' names."""
+    """Branch name -> BranchRef from (commit, full ref) pairs of refs/heads, refs/remotes and
+    refs/tags (symbolic refs such as `origin/HEAD` already left out; a tag's commit peeled);
+    `remotes` are the remotes' names."""
     found: dict[str, BranchRef] = {}
     for commit, ref in refs:
         if ref.startswith(LOCAL_PREFIX):
@@ -57,7 +63,17 @@ def collect(refs: list[tuple[str, str]], remotes: list[str]) -> dict[str, Branch
         if name not in candidates or rank < candidates[name][0]:
             candidates[name] = (rank, BranchRef(name, commit, ref))
     found.update((name, branch) for name, (_rank, branch) in candidates.items())
+    for commit, ref in refs:  # a tag is indexed only on request (`--tag`), under its own name
+        name = ref[len(TAG_PREFIX):]
+        if ref.startswith(TAG_PREFIX) and name not in found:
+            found[name] = BranchRef(name, commit, ref)
     return found
+
+
+def branch_names(branches: dict[str, BranchRef]) -> list[str]:
+    """The names that are branches (local or remote-tracking), not tags: what `--all-branches`
+    takes and `status` lists as not indexed."""
+    return sorted(name for name, branch in branches.items() if not branch.tag)
 
 
 def split_remote(short: str, remotes: list[str]) -> tuple[str, str]:
@@ -93,7 +109,7 @@ def select(wanted: list[str], branches: dict[str, BranchRef], remotes: list[str]
     chosen: list[str] = []
     for typed in wanted:
         if is_pattern(typed):
-            matched = [n for n in sorted(branches) if fnmatch.fnmatchcase(n, typed)
+            matched = [n for n in branch_names(branches) if fnmatch.fnmatchcase(n, typed)
                        or any(fnmatch.fnmatchcase(f"{remote}/{n}", typed) for remote in remotes)]
             if not matched:
                 raise UsageError(with_suggestion(f"no branch of {repository} matches {typed!r}", typed,
@@ -109,5 +125,18 @@ def select(wanted: list[str], branches: dict[str, BranchRef], remotes: list[str]
 
 def unknown_branch(typed: str, branches, repository: str) -> UsageError:
     """The refusal of a branch name git does not have, with the closest ones."""
-    return UsageError(with_suggestion(f"unknown branch {typed!r} in {repository}", typed, sorted(branches),
+    return UsageError(with_suggestion(f"unknown branch {typed!r} in {repository}", typed, branch_names(branches),
                                       "branches"))
+
+
+def select_tags(wanted: list[str], branches: dict[str, BranchRef], repository: str) -> list[str]:
+    """The tags asked for by name (`v2.2.4` or `refs/tags/v2.2.4`), each indexed under its name;
+    a name that is no tag is refused with the closest tags."""
+    tags = sorted(name for name, branch in branches.items() if branch.tag)
+    chosen = []
+    for typed in wanted:
+        name = typed.removeprefix(TAG_PREFIX)
+        if name not in tags:
+            raise UsageError(with_suggestion(f"unknown tag {typed!r} in {repository}", name, tags, "tags"))
+        chosen.append(name)
+    return chosen

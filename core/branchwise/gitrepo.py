@@ -104,11 +104,12 @@ class GitRepo:
     # refs -----------------------------------------------------------------------------
 
     def branch_refs(self) -> dict[str, BranchRef]:
-        """Branch name -> BranchRef: the local branches, and each remote-tracking branch no
-        local branch shares a name with (see gitbranches.py)."""
+        """Branch name -> BranchRef: the local branches, each remote-tracking branch no local
+        branch shares a name with, and each tag no branch shares a name with (see gitbranches.py)."""
         # NUL-terminated fields: a ref name cannot hold NUL, but it can hold U+0085 or U+2028
-        out = self._git("for-each-ref", "--format=%(objectname)%00%(refname)%00%(symref)%00",
-                        "refs/heads", "refs/remotes", strip_newline_in_stdout=False)
+        out = self._git("for-each-ref", "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)"
+                        "%00%(refname)%00%(symref)%00", "refs/heads", "refs/remotes", "refs/tags",
+                        strip_newline_in_stdout=False)
         fields = out.split("\0")
         refs = [(sha.strip("\n"), name_from_git(ref)) for sha, ref, symref in
                 zip(fields[0::3], fields[1::3], fields[2::3]) if not symref]
@@ -121,8 +122,8 @@ class GitRepo:
             return []
 
     def branches(self) -> dict[str, str]:
-        """Branch name -> commit sha, local and remote-tracking (a name may hold any character
-        git allows in a ref)."""
+        """Branch name -> commit sha, local and remote-tracking, and tags (which a branch of the
+        index may have been taken from); a name may hold any character git allows in a ref."""
         return {name: branch.commit for name, branch in self.branch_refs().items()}
 
     def branch_name(self, typed: str) -> str:
@@ -133,6 +134,13 @@ class GitRepo:
         if name is None:
             raise gitbranches.unknown_branch(typed, refs, self.name)
         return name
+
+    def branch_names(self) -> list[str]:
+        """The branches (local and remote-tracking), without the tags."""
+        return gitbranches.branch_names(self.branch_refs())
+
+    def select_tags(self, wanted: list[str]) -> list[str]:
+        return gitbranches.select_tags([canonical_name(w) for w in wanted], self.branch_refs(), self.name)
 
     def select_branches(self, wanted: list[str]) -> list[str]:
         """Branch names for words and patterns (`release/*`) a user typed (see gitbranches.py)."""

@@ -103,7 +103,7 @@ def repository_status(workspace) -> dict:
         "embedding": {"model": workspace.config.model, "path_weight": workspace.config.path_weight,
                       "recipe": workspace.store.meta("embedding_recipe")},
         "branches": branches,
-        "unindexed_branches": sorted(set(tips) - {b["branch"] for b in branches}),
+        "unindexed_branches": sorted(set(repo.branch_names()) - {b["branch"] for b in branches}),
         "stale_records": [f for f in stale.pending(workspace.index_dir, repo.name) if _allowed(workspace, f)],
         "hooks": hooks_state(workspace),
         "embedding_worker": workspace.embedding_worker(),
@@ -195,9 +195,11 @@ def render_text(status: dict) -> str:
 
 
 def ref_words(ref: str | None) -> str:
-    """", from origin/release/v2" for a branch taken from a remote-tracking ref (nothing for a
-    local branch: the plain case)."""
-    return f", from {ref.removeprefix('refs/remotes/')}" if ref and ref.startswith("refs/remotes/") else ""
+    """" (from origin/release/v2)" for a branch taken from a remote-tracking ref, " (tag)" for
+    a tag; nothing for a local branch, the plain case."""
+    if ref and ref.startswith("refs/remotes/"):
+        return f" (from {ref.removeprefix('refs/remotes/')})"
+    return " (tag)" if ref and ref.startswith("refs/tags/") else ""
 
 
 def model_settings(embedding: dict) -> str:

@@ -188,6 +188,7 @@ class Workspace:
         rebuild: bool = False,
         stale_only: bool = False,
         background: bool = False,
+        tags: list[str] = (),
     ) -> IndexReport:
         """Index branches (default: the checked-out one); then, if asked, forget branches that
         no longer exist and remove unused versions past their retention. `rebuild` first
@@ -200,12 +201,13 @@ class Workspace:
         Each branch is committed, and searchable by its lexical and name channels, as soon
         as its files are stored; the dense vectors of its new texts follow in the embedding
         stage. With `background` (the local backend) that stage runs in a detached worker
-        that takes the write lock over, and this returns at once (see background.py)."""
+        that takes the write lock over, and this returns at once (see background.py).
+        `tags` are indexed as branches named after them (their ref recorded)."""
         if stale_only and not branches and not all_branches:
             names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)}
                            & set(self.repo.branches()))
         else:
-            names = self._branches_to_index(branches, all_branches)
+            names = self._branches_to_index(branches, all_branches, tags)
         with self._writing(wait) as lock:
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
@@ -310,14 +312,15 @@ class Workspace:
             vectors.save()
         return removed
 
-    def _branches_to_index(self, branches: list[str], all_branches: bool) -> list[str]:
+    def _branches_to_index(self, branches: list[str], all_branches: bool, tags: list[str] = ()) -> list[str]:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
+        tagged = self.repo.select_tags(tags)
         if all_branches:  # local and remote-tracking: a fresh clone's release lines included
-            return sorted(set(known) | set(self.repo.select_branches(branches)))
-        if branches:
-            return self.repo.select_branches(branches)
+            return sorted(set(self.repo.branch_names()) | set(self.repo.select_branches(branches)) | set(tagged))
+        if branches or tagged:
+            return list(dict.fromkeys(self.repo.select_branches(branches) + tagged))
         return [self.standpoint().branch]
 
     # git hooks ------------------------------------------------------------------------------

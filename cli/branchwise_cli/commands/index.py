@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from branchwise.status import ref_words
 from branchwise_cli.common import EXIT_OK, backend, echo, echo_text, index_option, json_option, print_json, workspace
 from branchwise_cli.progress import make_progress
 
@@ -20,6 +21,8 @@ def add_arguments(p) -> None:
     p.add_argument("--all-branches", action="store_true",
                    help="index every branch: local ones, and remote-tracking ones no local branch shares a "
                         "name with (a fresh clone's release lines)")
+    p.add_argument("--tag", action="append", default=[], metavar="NAME",
+                   help="also index this tag (repeatable), as a branch named after it")
     index_option(p)
     p.add_argument("--wait", action="store_true", help="wait for another writer instead of failing")
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
@@ -42,11 +45,11 @@ def run(args) -> int:
     try:
         report = ws.index(args.branch, args.all_branches, progress=progress, wait=args.wait,
                           prune=args.prune, gc=args.gc, rebuild=args.rebuild,
-                          stale_only=args.stale_only, background=args.background)
+                          stale_only=args.stale_only, background=args.background, tags=args.tag)
     finally:
         if progress is not None:
             progress.close()
-    if not args.branch and not args.all_branches:
+    if not args.branch and not args.all_branches and not args.tag:
         note = ws.standpoint().note
         if note:
             echo(f"branchwise: {note}", file=sys.stderr)
@@ -67,7 +70,7 @@ def run(args) -> int:
         print_json(data)
     elif not args.quiet:
         for s in report:
-            source = f" (from {s.ref.removeprefix('refs/remotes/')})" if s.ref and s.ref.startswith("refs/remotes/") else ""
+            source = ref_words(s.ref)
             echo(f"{s.branch} @ {s.commit[:7]}{source}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
                   f"{s.embedded} embedded, {s.reused} reused, {s.tombstoned} tombstoned "
                   f"({s.base}; {s.seconds:.1f}s)")

@@ -156,7 +156,7 @@ class AgentService:
                     entry["reindex_recommended"] = entry["tip_moved"] or not entry["branch_exists"]
                 repositories.append({"repository": ws.repo.name, "checked_out": ws.repo.current_branch(),
                                      "branches": fresh,
-                                     "unindexed_branches": sorted(set(ws.repo.branches()) - {b["branch"] for b in fresh})})
+                                     "unindexed_branches": sorted(set(ws.repo.branch_names()) - {b["branch"] for b in fresh})})
             return {"repositories": repositories}
 
     def index_status(self, repository: str | None = None) -> dict:
