@@ -5,22 +5,12 @@ origin/release/v2` and `--branch 'release/*'` all reach them (gitbranches.py).""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from gittools import GIT_ENV, GitBuilder
-
-ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
-
-
-def run(*argv, cwd=None) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
-                         text=True, env=ENV, cwd=cwd)
-    assert "Traceback" not in out.stderr, out.stderr
-    return out
+from cli_run import ENV, branchwise as run
+from gittools import GitBuilder
 
 
 @pytest.fixture

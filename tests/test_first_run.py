@@ -7,22 +7,11 @@ a new commit makes `search` say so and `stats`/`status` agree, and `--branch mia
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 
-from gittools import GIT_ENV
+from cli_run import ENV, branchwise
 from shared_data import realrepo_bundle
-
-ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
-
-
-def branchwise(*argv, cwd) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
-                         text=True, env=ENV, cwd=cwd)
-    assert "Traceback" not in out.stderr, out.stderr
-    return out
 
 
 def git(*argv, cwd) -> str:

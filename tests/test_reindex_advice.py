@@ -4,21 +4,17 @@ index, both say none is needed and the results say nothing."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 
 import pytest
-from gittools import GIT_ENV, GitBuilder
+from cli_run import branchwise
+from gittools import GitBuilder
 
-ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
 BEHIND = "index behind main tip by 2 commits: run `branchwise index`"
 
 
 def run(*argv, cwd) -> str:
-    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
-                         text=True, env=ENV, cwd=cwd)
-    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    out = branchwise(*argv, cwd=cwd)
+    assert out.returncode == 0, out.stderr
     return out.stdout
 
 

@@ -4,22 +4,18 @@ the case is not plain; `--vimgrep` one line per result."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 
 import pytest
-from gittools import GIT_ENV, GitBuilder
+from cli_run import branchwise
+from gittools import GitBuilder
 
-ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
 REFUND = "def refund_payment(order):\n    total = order.total\n    notify_by_email(order)\n    return -total\n"
 
 
 def run(*argv, cwd, code: int = 0) -> str:
-    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
-                         text=True, env=ENV, cwd=cwd)
-    assert out.returncode == code and "Traceback" not in out.stderr, out.stderr
+    out = branchwise(*argv, cwd=cwd)
+    assert out.returncode == code, out.stderr
     return out.stdout if code == 0 else out.stderr
 
 

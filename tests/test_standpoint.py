@@ -5,21 +5,10 @@ detached HEAD at a branch's tip takes that branch and says so."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
-from gittools import GIT_ENV, GitBuilder
-
-ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
-
-
-def run(*argv, cwd) -> subprocess.CompletedProcess:
-    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
-                         text=True, env=ENV, cwd=cwd)
-    assert "Traceback" not in out.stderr, out.stderr
-    return out
+from cli_run import branchwise as run
+from gittools import GitBuilder
 
 
 @pytest.fixture

@@ -3,23 +3,20 @@ names the closest valid ones, from the CLI and the MCP tools alike (suggest.py).
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 
 import pytest
-from gittools import GIT_ENV, GitBuilder
+from cli_run import ENV, branchwise
+from gittools import GitBuilder
 
 from branchwise.errors import UsageError
 from branchwise.mcp_server.service import AgentService
 from branchwise.workspace import Workspace
 
-ENV = {**os.environ, **GIT_ENV, "BRANCHWISE_MODEL": "hashing-384"}
-
 
 def error_line(*argv, cwd) -> str:
-    out = subprocess.run([sys.executable, "-m", "branchwise_cli", *map(str, argv)], capture_output=True,
-                         text=True, env=ENV, cwd=cwd)
+    out = branchwise(*argv, cwd=cwd)
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     return out.stderr.strip()
 
