@@ -32,9 +32,16 @@ def code_of(result: Result) -> str:
     return result.current_text if result.current_text is not None and result.current_path else result.text
 
 
+#: what verification says of current code with nothing more to tell (verify.py); any other
+#: reason of a current result (moved, redacted, its lines moved) is worth a line
+PLAIN_REASONS = frozenset({"indexed at target commit", "indexed at target commit; file clean", "file unchanged",
+                           "content identical"})
+
+
 def plain(result: Result, branch: str) -> bool:
-    """The case that needs no words: current code of the searched branch."""
-    return result.verdict == Verdict.CURRENT and not result.history and result.branch == branch
+    """The case that needs no words: current code of the searched branch, as it was indexed."""
+    return (result.verdict == Verdict.CURRENT and not result.history and result.branch == branch
+            and result.reason in PLAIN_REASONS)
 
 
 def result_lines(result: Result, branch: str, lines: int | None) -> list[str]:
