@@ -89,3 +89,24 @@ def test_a_tag_is_indexed_on_request_under_its_name(clone):
     assert "v1.0 @" in run("status", cwd=clone).stdout and "(tag)" in run("status", cwd=clone).stdout
     wrong = run("index", "--tag", "v1.1", cwd=clone)
     assert wrong.returncode == 2 and "unknown tag 'v1.1' in clone; did you mean v1.0?" in wrong.stderr
+
+
+def test_an_index_made_before_refs_were_recorded_gets_them_on_its_next_run(clone):
+    import sqlite3
+
+    from branchwise.store import DB_FILE
+    from branchwise.workspace import Workspace
+
+    assert run("index", "--branch", "release/v2", cwd=clone).returncode == 0
+    database = clone / ".git" / "branchwise" / DB_FILE
+    with sqlite3.connect(database) as conn:
+        conn.execute("ALTER TABLE branches DROP COLUMN ref")  # as an older branchwise made it
+    ws = Workspace(clone)
+    try:
+        assert [b["ref"] for b in ws.status()["branches"]] == [None]
+    finally:
+        ws.close()
+    out = run("index", "--branch", "release/v2", "--json", cwd=clone)
+    assert json.loads(out.stdout)["branches"][0]["base"] == "up to date"
+    status = json.loads(run("status", "--json", cwd=clone).stdout)
+    assert status["repositories"][0]["branches"][0]["ref"] == "refs/remotes/origin/release/v2"
