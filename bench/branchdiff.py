@@ -28,17 +28,11 @@ from branchwise.workspace import Workspace
 BRANCH, BASE = "main", "release/8.1"
 
 
-def realrepos_dir() -> Path:
-    default = Path(__file__).resolve().parents[1].parent / "shared" / "realrepos"
-    return Path(os.environ.get("BRANCHWISE_REALREPOS", default))
-
-
 def _clone(work: Path) -> Path:
-    bundle = realrepos_dir() / "click.bundle"
-    if not bundle.exists():
-        raise FileNotFoundError(f"{bundle} not found: set BRANCHWISE_REALREPOS to the real-repository bundles")
+    from bench.realrepos import bundle
+
     repo = work / "click"
-    subprocess.run(["git", "clone", "-q", str(bundle), str(repo)], check=True)
+    subprocess.run(["git", "clone", "-q", str(bundle("click")), str(repo)], check=True)
     # the clone has `main` checked out at origin/main; the release line needs a local branch
     subprocess.run(["git", "-C", str(repo), "branch", "-f", BASE, f"origin/{BASE}"], check=True, capture_output=True)
     return repo

@@ -19,7 +19,7 @@ import statistics
 import subprocess
 from pathlib import Path
 
-from bench.embedding_speed import BUNDLES
+from bench.realrepos import bundle
 from branchwise.workspace import Workspace
 
 REPLAY = {"click": ("release/8.1", "release/8.3"), "cobra": ("release/v1.6", "release/v1.8")}
@@ -32,7 +32,7 @@ def _git(repo: Path, *args: str) -> str:
 def _clone(name: str, work: Path) -> Path:
     dest = work / f"real-{name}"
     if not dest.exists():
-        subprocess.run(["git", "clone", "-q", str(BUNDLES / f"{name}.bundle"), str(dest)], check=True)
+        subprocess.run(["git", "clone", "-q", str(bundle(name)), str(dest)], check=True)
         _git(dest, "config", "user.email", "bench@example.com")
         _git(dest, "config", "user.name", "bench")
         for ref in _git(dest, "branch", "-r", "--format=%(refname:short)").split():

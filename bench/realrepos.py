@@ -58,11 +58,22 @@ BUNDLE_DIRS = [Path(p) for p in (os.environ.get("BRANCHWISE_REALREPOS"),) if p] 
     ROOT.parent / "shared" / "realrepos", ROOT.parent.parent / "shared" / "realrepos", QUESTION_DIR]
 
 
+class MissingSharedData(FileNotFoundError):
+    """Data this team keeps beside the checkout (`../shared/`) and a clone elsewhere lacks: a
+    benchmark item reports itself skipped, a test skips, both with this one reason."""
+
+
+#: how every skip for absent shared data begins (tests/conftest.py finds them by it)
+MISSING_PREFIX = "needs shared data"
+
+
 def bundle(repo: str) -> Path:
     for directory in BUNDLE_DIRS:
         if (directory / f"{repo}.bundle").is_file():
             return directory / f"{repo}.bundle"
-    raise FileNotFoundError(f"no {repo}.bundle in {', '.join(map(str, BUNDLE_DIRS))}")
+    raise MissingSharedData(f"{MISSING_PREFIX}: {repo}.bundle of the real-repository bundles, not in "
+                            f"{', '.join(map(str, BUNDLE_DIRS))} (set BRANCHWISE_REALREPOS to the folder "
+                            "that holds them)")
 MODES = ("fused", "fused-plain", "dense", "lexical")
 #: bench modes that are a product mode run with other `[ranking]` settings: fused without the
 #: docstring rerank of its head (docrank.py), so every run shows what the rerank adds

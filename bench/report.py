@@ -258,6 +258,8 @@ def _fresh_rows(items: dict) -> list[tuple]:
 
 
 def markdown(doc: dict) -> str:
+    skipped = {k: v["skipped"] for k, v in doc["items"].items() if "skipped" in v}
+    doc = {**doc, "items": {k: v for k, v in doc["items"].items() if k not in skipped}}
     meta = doc["meta"]
     mach = meta["machine"]
     lines = [
@@ -277,6 +279,8 @@ def markdown(doc: dict) -> str:
     errors = {k: v["error"] for k, v in doc["items"].items() if "error" in v}
     if errors:
         lines += ["", "Failed items:", ""] + [f"- {k}: {v}" for k, v in errors.items()]
+    if skipped:
+        lines += ["", "Skipped items:", ""] + [f"- {k}: {v}" for k, v in skipped.items()]
     if "filtered_search" in doc["items"] and "error" not in doc["items"]["filtered_search"]:
         f = doc["items"]["filtered_search"]
         lines += ["", "## FAISS options, branch-filtered (item 4)", "",

@@ -83,3 +83,24 @@ def backend(request, tmp_path):
     """Run the test once per vector backend (the Workspace picks it up from the environment)."""
     with backend_environment(request.param, tmp_path) as kind:
         yield kind
+
+
+# data from ../shared: see shared_data.py ------------------------------------------------
+
+
+def pytest_runtest_logreport(report) -> None:
+    """Where the shared data is (CI), nothing may skip for want of it: with
+    $BRANCHWISE_SHARED_SKIPS set, each test that skipped for absent shared data, or that ran
+    without some of it (a benchmark item it reports as skipped), is appended to that file,
+    which `.ci/run` requires to be empty."""
+    target = os.environ.get("BRANCHWISE_SHARED_SKIPS")
+    if not target:
+        return
+    from shared_data import MISSING_PREFIX
+
+    missing = [str(value) for key, value in report.user_properties if key == "needs_shared_data"]
+    if report.skipped and MISSING_PREFIX in str(report.longrepr):
+        missing.append(str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else str(report.longrepr))
+    if missing:
+        with open(target, "a", encoding="utf-8") as out:
+            out.writelines(f"{report.nodeid}: {why}\n" for why in missing)

@@ -82,9 +82,9 @@ def test_bare_command_is_one_line_without_a_doubled_prefix():
 
 
 def test_a_subcommand_error_names_the_subcommand_once(shop):
-    line = one_line(cli("search", "q"))
-    assert line.startswith("branchwise: search: the following arguments are required: --repo, --branch")
-    assert "branchwise search --help" in line
+    line = one_line(cli("export", "q"))
+    assert line.startswith("branchwise: export: the following arguments are required: --out")
+    assert "branchwise export --help" in line
 
 
 def test_every_option_has_help_and_shows_its_default():
@@ -108,7 +108,7 @@ def test_every_option_has_help_and_shows_its_default():
 
 @pytest.mark.parametrize("option, value, listed", [
     ("--symbol-type", "banana", "class, config, constant, enum"),
-    ("--language", "klingon", "go, html"),
+    ("--language", "klingon", "go, haskell, html"),
     ("--path-class", "x", "source, test, fixture"),
 ])
 def test_unknown_filter_values_are_refused_with_the_valid_ones(shop, option, value, listed):
@@ -160,7 +160,8 @@ def test_review_of_a_branch_that_is_not_indexed_refuses_before_the_app_opens(sho
     code, drawn = cli_in_terminal("review", *where(shop)[:-2], "--branch", "nosuch")
     assert code == 2
     lines = [line for line in drawn.replace("\r", "").splitlines() if line.strip()]
-    assert lines == [lines[0]] and lines[0].startswith("branchwise: branch 'nosuch' is not indexed"), drawn
+    assert lines == [lines[0]] and lines[0].startswith("branchwise: unknown branch 'nosuch'"), drawn
+    assert "not indexed" in lines[0]
     assert "indexed: " in lines[0] and "main" in lines[0]
     assert "\x1b[?1049h" not in drawn  # the app never took the screen
 

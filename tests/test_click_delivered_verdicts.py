@@ -30,7 +30,7 @@ from delivered_oracle import GOOD, agrees, changed_direct_members, chunks_at, is
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.realrepos import bundle as find_bundle  # noqa: E402
+from shared_data import realrepo_bundle  # noqa: E402
 from bench.realrepos import clone  # noqa: E402
 from branchwise.gitrepo import GitRepo  # noqa: E402
 from branchwise.mcp_server.service import AgentService  # noqa: E402
@@ -48,10 +48,7 @@ INDEXED, TARGET = "origin/release/8.0", "origin/release/8.1"
 @pytest.fixture(scope="module")
 def click(tmp_path_factory):
     """(repository, index directory, the file's chunks as indexed, the file's chunks at the target)."""
-    try:
-        find_bundle("click")
-    except FileNotFoundError:
-        pytest.skip("no click.bundle (../shared/realrepos)")
+    realrepo_bundle("click")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("BRANCHWISE_MODEL", "hashing-384")
         source = clone("click", tmp_path_factory.mktemp("realrepos"))

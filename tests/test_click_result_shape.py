@@ -31,7 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.realrepos import bundle as find_bundle  # noqa: E402
+from shared_data import realrepo_bundle  # noqa: E402
 from bench.realrepos import CachedEmbedder, clone, load_questions  # noqa: E402
 from branchwise.embedding import get_embedder  # noqa: E402
 from branchwise.bundle.tokens import token_counter  # noqa: E402
@@ -52,10 +52,7 @@ CACHE = Path(os.environ.get("BRANCHWISE_REALREPOS_CACHE") or Path(tempfile.gette
 
 @pytest.fixture(scope="module")
 def click(tmp_path_factory):
-    try:
-        find_bundle("click")
-    except FileNotFoundError:
-        pytest.skip("no click.bundle (../shared/realrepos)")
+    realrepo_bundle("click")
     with pytest.MonkeyPatch.context() as mp:
         mp.delenv("BRANCHWISE_MODEL", raising=False)
         CACHE.mkdir(parents=True, exist_ok=True)

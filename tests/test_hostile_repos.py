@@ -183,9 +183,13 @@ def test_an_empty_repository_is_one_clear_line_and_exit_2(tmp_path):
     assert_one_line_error(out, 2, "no commits")
 
 
-def test_a_detached_head_needs_a_branch(builder, tmp_path):
-    builder.commit("first")
-    builder.git("checkout", "-q", "--detach")
+def test_a_detached_head_takes_the_branch_at_its_commit_or_needs_one(builder, tmp_path):
+    first = builder.commit("first")
+    builder.commit("second")
+    builder.git("checkout", "-q", "--detach")  # at main's tip: main is meant, and it says so
+    taken = cli("index", builder.path, "--index", tmp_path / "at-tip")
+    assert taken.returncode == 0 and "HEAD is detached at" in taken.stderr and "using main" in taken.stderr
+    builder.git("checkout", "-q", first)  # at no branch's tip: a branch must be named
     assert_one_line_error(cli("index", builder.path, "--index", tmp_path / "index"), 2, "detached")
     workspace = index_main(builder, tmp_path)
     assert live_paths(workspace) == {"src/real.py"}

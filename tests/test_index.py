@@ -263,7 +263,7 @@ def test_cli_index_json_contract(repo, tmp_path):
     [
         (["index", "/nonexistent/repo"], "not a git repository"),
         (["search", "q", "--repo", ".", "--branch", "main", "--top-k", "0"], "top-k"),
-        (["index"], "the following arguments are required"),
+        (["index"], "not inside a git repository"),  # the default: the repository around the directory
     ],
 )
 def test_cli_bad_input_is_one_line_and_exit_2(argv, message, tmp_path):

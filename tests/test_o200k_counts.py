@@ -28,7 +28,7 @@ from branchwise.bundle.o200k import O200kCounter, merged_parts, merged_parts_lon
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.realrepos import bundle as find_bundle  # noqa: E402
+from shared_data import realrepo_bundle  # noqa: E402
 from bench.token_counting import every_file_version  # noqa: E402
 
 with warnings.catch_warnings():
@@ -63,10 +63,7 @@ def test_every_file_of_the_sample_repositories(counter, sample_repos):
 
 @pytest.mark.parametrize("name", ["click", "cobra"])
 def test_every_file_of_the_real_repositories(counter, name, tmp_path):
-    try:
-        source = find_bundle(name)
-    except FileNotFoundError:
-        pytest.skip(f"no {name}.bundle (../shared/realrepos)")
+    source = realrepo_bundle(name)
     subprocess.run(["git", "clone", "-q", "--mirror", str(source), str(tmp_path / name)], check=True)
     texts = every_file_version(tmp_path / name)
     assert len(texts) > 200

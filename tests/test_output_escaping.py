@@ -60,10 +60,15 @@ def test_inspect_and_search_text_output_escape_names(indexed):
     assert_no_raw_controls(inspect.stdout)
     assert "src/evil\\x1b]0;pwned\\x07.py" in inspect.stdout
     assert "src/split.py\\nCheck: current" in inspect.stdout
-    search = run("search", "hostile name", *common, "--top-k", "10")
+    search = run("search", "hostile name", *common, "--top-k", "10", "--lines", "0")
     assert search.returncode == 0, search.stderr
     assert_no_raw_controls(search.stdout)
-    assert search.stdout.count("(main @ ") == len(NAMES)  # one line per result: none split
+    results = [line for line in search.stdout.splitlines() if not line.startswith("#")]
+    assert len(results) == len(NAMES) and all(". current " in line for line in results)  # none split
+    for form in (["--lines", "3"], ["--vimgrep"]):
+        shown = run("search", "hostile name", *common, "--top-k", "10", *form)
+        assert shown.returncode == 0, shown.stderr
+        assert_no_raw_controls(shown.stdout)
 
 
 def test_json_output_escapes_but_round_trips(indexed):

@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.realrepos import clone  # noqa: E402
+from shared_data import realrepo_clone  # noqa: E402
 from branchwise.mcp_server.service import AgentService  # noqa: E402
 from branchwise.search import SearchRequest  # noqa: E402
 from branchwise.tours.check import check_tour  # noqa: E402
@@ -33,7 +33,7 @@ BRANCHES = ("main", "release/7.x", "release/8.0", "release/8.1", "release/8.3")
 def click(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("BRANCHWISE_MODEL", "hashing-384")
-        path = clone("click", tmp_path_factory.mktemp("realrepos"))
+        path = realrepo_clone("click", tmp_path_factory.mktemp("realrepos"))
         ws = Workspace(path, tmp_path_factory.mktemp("click-index"))
         ws.index(list(BRANCHES))
         yield ws

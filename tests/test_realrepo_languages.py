@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "chunking"))
 
-from bench.realrepos import BUNDLE_DIRS, clone  # noqa: E402
+from bench.realrepos import BUNDLE_DIRS, MISSING_PREFIX  # noqa: E402
+from shared_data import realrepo_clone  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
 from bundle_invariants import nesting_problems  # noqa: E402
 from test_chunking_invariants import assert_invariants  # noqa: E402
@@ -52,7 +53,9 @@ def _available(name: str) -> bool:
     return any((directory / f"{name}.bundle").is_file() for directory in BUNDLE_DIRS)
 
 
-pytestmark = pytest.mark.skipif(not any(_available(n) for n in BUNDLES), reason="no shared/realrepos bundles")
+pytestmark = pytest.mark.skipif(not any(_available(n) for n in BUNDLES),
+                                reason=f"{MISSING_PREFIX}: none of the real-repository bundles (set BRANCHWISE_REALREPOS "
+                                       "to the folder that holds them)")
 
 
 def _git(repo: Path, *args: str) -> bytes:
@@ -65,9 +68,7 @@ def clones(tmp_path_factory):
 
 
 def _clone(name: str, cache: Path) -> Path:
-    if not _available(name):
-        pytest.skip(f"no {name}.bundle")
-    repo = clone(name, cache)
+    repo = realrepo_clone(name, cache)
     _git(repo, "config", "user.email", "test@example.com")
     _git(repo, "config", "user.name", "test")
     return repo

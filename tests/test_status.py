@@ -65,7 +65,8 @@ def test_status_lists_skipped_secret_and_a_branch_behind_its_tip(repo, capsys):
     text = capsys.readouterr().out
     assert ".env: secret: name matches .env" in text
     assert "2 commit(s) ahead; 1 indexed file(s) changed" in text
-    assert "index behind the branch tip: run index (1 indexed file(s) changed in 2 commit(s)" in text
+    assert ("re-index recommended: index behind feature tip by 2 commits: run `branchwise index` "
+            "(1 indexed file(s) changed in 2 commit(s)") in text
 
 
 def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo, capsys):
@@ -181,16 +182,17 @@ def test_an_uncommitted_edit_says_commit_then_index_and_a_new_commit_says_run_in
     assert main_branch["reindex_recommended"] is False
     assert main_branch["work_tree_files_changed"] == 1 and main_branch["work_tree_changed_files"] == ["src/alpha.py"]
     text = status_text(capsys, repo.path)
-    assert "re-index recommended" not in text and "run index" not in text.replace("commit, then index", "")
+    assert "re-index recommended" not in text and "run `branchwise index`" not in text
     assert ("    work tree differs from the index: commit, then index (1 indexed file with uncommitted edits; "
             "1 record failed verification against them)") in text
-    assert "up to date: indexed at the branch tip" in text
+    assert "no re-index needed: indexed at the branch tip" in text
 
     repo.commit("the edit, committed")
     main_branch = branch_of(status_json(capsys, repo.path), "main")
     assert main_branch["reindex_recommended"] is True and main_branch["work_tree"] is None
     text = status_text(capsys, repo.path)
-    assert "    index behind the branch tip: run index (1 indexed file(s) changed in 1 commit(s)" in text
+    assert ("    re-index recommended: index behind main tip by 1 commit: run `branchwise index` "
+            "(1 indexed file(s) changed in 1 commit(s)") in text
     assert "work tree differs" not in text
 
     assert main(["index", str(repo.path), "--branch", "main", "--quiet"]) == 0

@@ -61,12 +61,17 @@ def choices_of(name: str):
 # option groups ---------------------------------------------------------------------------
 
 
-def repo_branch(p: argparse.ArgumentParser, required: bool) -> None:
-    p.add_argument("--repo", required=required, default=None if required else ".", metavar="REPO",
-                   help="path to the git repository")
-    p.add_argument("--branch", required=required, metavar="NAME",
-                   help="the branch to search" + ("" if required else " (default: the checked-out branch)"))
+def repo_branch(p: argparse.ArgumentParser) -> None:
+    repo_option(p)
+    p.add_argument("--branch", metavar="NAME",
+                   help="the branch to search: `main`, `release/v2`, `origin/release/v2` (default: the "
+                        "checked-out branch)")
     index_option(p)
+
+
+def repo_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", metavar="REPO",
+                   help="path to the git repository (default: the one around the current directory)")
 
 
 def index_option(p: argparse.ArgumentParser) -> None:
@@ -130,6 +135,17 @@ def workspace(args: argparse.Namespace, reader: bool = False) -> Workspace:
     if reader:
         ws.require_readable()
     return ws
+
+
+def reading_branch(args: argparse.Namespace, ws: Workspace) -> str:
+    """The indexed branch `--branch` names (default: the checked-out one, with a note on stderr
+    for a detached HEAD); `args.branch` is set to it."""
+    if args.branch is None:
+        note = ws.standpoint().note
+        if note:
+            echo(f"branchwise: {note}", file=sys.stderr)
+    args.branch = ws.reading_branch(args.branch)
+    return args.branch
 
 
 def check_query(query: str) -> str:

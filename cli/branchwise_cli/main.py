@@ -16,6 +16,7 @@ from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
 from branchwise.gitnames import canonical_name
 from branchwise.store import database_error
+from branchwise.suggest import closest
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser, name_output
 from branchwise_cli.registry import COMMANDS
 
@@ -37,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        args = _parse(build_parser(), argv)
         _names_as_text(args)
         name_output(args)
         return args.run(args)
@@ -52,6 +53,23 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; an unknown option is refused by its subcommand's parser (its usage, and the
+    closest of its options: `--brnch` -> `--branch`), not by the top level's."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        command = _subcommands(parser).get(getattr(args, "command", None), parser)
+        options = [flag for action in command._actions for flag in action.option_strings]
+        typo = next((word.partition("=")[0] for word in extra if word.startswith("-")), "")
+        hint = closest(typo, options) if typo else ""
+        command.error(f"unrecognized arguments: {' '.join(extra)}" + (f" ({hint})" if hint else ""))
+    return args
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    return next(a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction))
 
 
 #: the arguments that name branches, revisions or repository paths

@@ -2,7 +2,8 @@
 
 A filter with a fixed vocabulary (`language`, `symbol_type`, `path_class`) that is given a value
 outside it would match nothing and answer "no results", which reads as "there is no such
-code". So an unknown value is refused with the list of valid ones, with the same sentence
+code". So an unknown value is refused with the list of valid ones (and the closest, for a
+typo: `pyhton` -> "did you mean python?"), with the same sentence
 whether it came from `--language`, from an MCP tool's `language` or from a `SearchRequest`
 built in code (`HybridSearch.search` checks every request).
 """
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from branchwise.chunking import vocabulary
 from branchwise.errors import UsageError
 from branchwise.models import PathClass
+from branchwise.suggest import closest
 
 #: filter name -> (the word the message uses, its valid values)
 FILTERS: dict[str, tuple[str, Callable[[], tuple[str, ...]]]] = {
@@ -34,7 +36,8 @@ def choice_problem(name: str, value: object) -> str | None:
     allowed = values()
     if isinstance(value, str) and value in allowed:
         return None
-    return f"unknown {word} {value!r}; valid: {', '.join(allowed)}"
+    hint = closest(value, allowed) if isinstance(value, str) else ""
+    return f"unknown {word} {value!r}{f' ({hint})' if hint else ''}; valid: {', '.join(allowed)}"
 
 
 def check_filters(**filters: object) -> None:

@@ -25,7 +25,9 @@ from pathlib import Path
 import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
+from branchwise import gitbranches
 from branchwise.errors import BranchwiseError, UsageError
+from branchwise.gitbranches import BranchRef
 from branchwise.gitnames import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.gitsafety import safe_environment
 
@@ -101,25 +103,57 @@ class GitRepo:
 
     # refs -----------------------------------------------------------------------------
 
-    def branches(self) -> dict[str, str]:
-        """Local branch name -> commit sha (a name may hold any character git allows in a ref)."""
+    def branch_refs(self) -> dict[str, BranchRef]:
+        """Branch name -> BranchRef: the local branches, each remote-tracking branch no local
+        branch shares a name with, and each tag no branch shares a name with (see gitbranches.py)."""
         # NUL-terminated fields: a ref name cannot hold NUL, but it can hold U+0085 or U+2028
-        out = self._git("for-each-ref", "--format=%(objectname)%00%(refname)%00", "refs/heads",
+        out = self._git("for-each-ref", "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)"
+                        "%00%(refname)%00%(symref)%00", "refs/heads", "refs/remotes", "refs/tags",
                         strip_newline_in_stdout=False)
         fields = out.split("\0")
-        branches = {}
-        for sha, ref in zip(fields[0::2], fields[1::2]):
-            ref = name_from_git(ref)
-            if ref.startswith("refs/heads/"):
-                branches[ref[len("refs/heads/"):]] = sha.strip("\n")
-        return branches
+        refs = [(sha.strip("\n"), name_from_git(ref)) for sha, ref, symref in
+                zip(fields[0::3], fields[1::3], fields[2::3]) if not symref]
+        return gitbranches.collect(refs, self.remotes())
+
+    def remotes(self) -> list[str]:
+        try:
+            return [name_from_git(name) for name in self._git("remote").splitlines() if name]
+        except GitCommandError:
+            return []
+
+    def branches(self) -> dict[str, str]:
+        """Branch name -> commit sha, local and remote-tracking, and tags (which a branch of the
+        index may have been taken from); a name may hold any character git allows in a ref."""
+        return {name: branch.commit for name, branch in self.branch_refs().items()}
+
+    def branch_name(self, typed: str) -> str:
+        """The branch a user's word names (`main`, `release/v2`, `origin/release/v2`, a full
+        ref); a clear error, with the closest names, when there is none."""
+        refs = self.branch_refs()
+        name = gitbranches.name_of(canonical_name(typed), refs, self.remotes())
+        if name is None:
+            raise gitbranches.unknown_branch(typed, refs, self.name)
+        return name
+
+    def branch_names(self) -> list[str]:
+        """The branches (local and remote-tracking), without the tags."""
+        return gitbranches.branch_names(self.branch_refs())
+
+    def select_tags(self, wanted: list[str]) -> list[str]:
+        return gitbranches.select_tags([canonical_name(w) for w in wanted], self.branch_refs(), self.name)
+
+    def select_branches(self, wanted: list[str]) -> list[str]:
+        """Branch names for words and patterns (`release/*`) a user typed (see gitbranches.py)."""
+        return gitbranches.select([canonical_name(w) for w in wanted], self.branch_refs(), self.remotes(),
+                                  self.name)
 
     def resolve_branch(self, branch: str) -> str:
-        """The commit a local branch points to; a clear error when there is no such branch."""
-        sha = self.branches().get(canonical_name(branch))
-        if sha is None:
-            raise UsageError(f"unknown branch {branch!r} in {self.name}")
-        return sha
+        """The commit a branch points to; a clear error when there is no such branch."""
+        refs = self.branch_refs()
+        name = gitbranches.name_of(canonical_name(branch), refs, self.remotes())
+        if name is None:
+            raise gitbranches.unknown_branch(branch, refs, self.name)
+        return refs[name].commit
 
     def resolve(self, ref: str) -> str:
         """Any revision (branch, tag, sha, HEAD~2) to a full commit sha."""

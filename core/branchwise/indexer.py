@@ -56,6 +56,9 @@ class BranchSummary:
     embed_seconds: float = 0.0  # time spent inside the embedder
     #: files skipped because their blob is missing from the object store (partial clones)
     unreadable_files: list[str] = field(default_factory=list)
+    #: the ref the branch was taken from: "refs/heads/NAME", or "refs/remotes/origin/NAME"
+    #: when no local branch has the name (gitbranches.py)
+    ref: str | None = None
 
     @property
     def symbols_per_second(self) -> float:
@@ -161,12 +164,15 @@ class Indexer:
         """Bring `branch` to its tip (or to commit `at`); `reparse` names files to parse again
         even when their blob did not change (stale records, see stale.py)."""
         started = time.perf_counter()
+        source = self.repo.branch_refs().get(branch)
         commit = at or self.repo.resolve_branch(branch)
-        summary = BranchSummary(branch=branch, commit=commit)
+        summary = BranchSummary(branch=branch, commit=commit, ref=source.ref if source else None)
         reparse = set(reparse)
         with self.store.transaction():
             repo_id = self.store.add_repository(self.repo.name, name_from_git(str(self.repo.path)))
             existing = self.store.branch(repo_id, branch)
+            if existing is not None and source is not None and existing.ref != source.ref:
+                self.store.set_branch_ref(existing.id, source.ref)
             if existing is not None and existing.commit_sha == commit:
                 if not reparse:
                     summary.base = "up to date"
@@ -221,6 +227,8 @@ class Indexer:
             summary.base = f"from the stored tree (indexed commit {old[:7]} no longer exists)"
             return existing.id, self._changes_from_stored(existing.id, commit, summary)
         branch_id = self.store.add_branch(repo_id, branch, commit, self._commit_time(commit), utc_now())
+        if summary.ref:
+            self.store.set_branch_ref(branch_id, summary.ref)
         base = self._closest_branch(repo_id, commit, exclude=branch_id)
         if base is not None:
             base_row, changes = base

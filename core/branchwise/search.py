@@ -24,6 +24,7 @@ from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
 from branchwise.pins import pinned_first
+from branchwise.suggest import closest
 from branchwise.ranking_stage import restage
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_coverage
 
@@ -271,8 +272,10 @@ class HybridSearch:
         for info in self.branches():
             if info.name == name:
                 return info
-        indexed = ", ".join(b.name for b in self.branches()) or "none"
-        raise UsageError(f"branch {name!r} of {self.repository} is not indexed (indexed: {indexed})")
+        names = [b.name for b in self.branches()]
+        hint = closest(name, names)
+        raise UsageError(f"branch {name!r} of {self.repository} is not indexed (indexed: {', '.join(names) or 'none'})"
+                         + (f"; {hint}" if hint else ""))
 
     def _scope(self, branch: BranchInfo, request: SearchRequest) -> Any:
         raise NotImplementedError

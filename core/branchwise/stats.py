@@ -16,7 +16,8 @@ branches, deleted code), which is shown as history; code that moved unchanged, w
 Re-indexing is recommended only when it would change that figure: a failure counts towards
 the recommendation when its result was indexed at an older commit than the verification
 target. Failures of an index already at the target (uncommitted edits in the work tree)
-are reported, but re-indexing commits cannot remove them.
+are reported, but re-indexing commits cannot remove them. For one repository, the index's
+state against its branch tips then decides, in `status`'s words (advice.py).
 """
 
 from __future__ import annotations
@@ -346,7 +347,10 @@ def render_text(summary: dict) -> str:
     """The summary for a terminal: sparkline, recent sessions as bars, breakdowns, verdict."""
     trend = summary["trend"]
     if not trend:
-        return "No sessions recorded yet: export or review some results first."
+        empty = "No sessions recorded yet: export or review some results first."
+        if "sessions" not in summary["recommendation"]:  # no advice from the index either
+            return empty
+        return "\n".join([empty, "", advice_line(summary["recommendation"])])
     lines = [
         f"Failure ratio per session, oldest first ({plural(summary['sessions'], 'session')}; "
         "failures / results neither excluded nor history):",
@@ -360,9 +364,12 @@ def render_text(summary: dict) -> str:
                                   summary["failure_directory_min"])
     if summary["unreadable_lines"]:
         lines += ["", f"({summary['unreadable_lines']} unreadable line(s) in the log were skipped)"]
-    advice = summary["recommendation"]
-    lines += ["", ("Re-index recommended: " if advice["reindex"] else "No re-index needed: ") + advice["why"]]
+    lines += ["", advice_line(summary["recommendation"])]
     return "\n".join(lines)
+
+
+def advice_line(recommendation: dict) -> str:
+    return ("Re-index recommended: " if recommendation["reindex"] else "No re-index needed: ") + recommendation["why"]
 
 
 def sparkline(ratios: list[float | None]) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime, timezone
 from branchwise import stale
+from branchwise.advice import branch_advice, branch_line
 from branchwise.coverage import Coverage
 from branchwise.display import escape_controls
 from branchwise.gitnames import name_from_git
@@ -40,65 +41,70 @@ def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | Non
     }
 
 
-def repository_status(workspace) -> dict:
-    """The whole status of one repository in the index (see the module docstring); `workspace`
-    is the Workspace whose `status()` calls this."""
+def branch_entry(workspace, info: BranchInfo, tips: dict[str, str] | None = None) -> dict:
+    """One indexed branch's whole status entry, its re-index advice included (advice.py)."""
     repo, store = workspace.repo, workspace.store
     restriction = workspace.restriction
     allows = restriction.allows if restriction is not None else (lambda path: True)
     repo_id = store.repo_id(repo.name)
-    tips = repo.branches()
-    failures = [f for f in stale.pending(workspace.index_dir, repo.name) if allows(str(f.get("path")))]
+    failures = [f for f in stale.pending(workspace.index_dir, repo.name)
+                if f.get("branch") == info.name and allows(str(f.get("path")))]
     checked_out = repo.current_branch()
-    dirty = repo.dirty_paths() if checked_out is not None else frozenset()
-    branches = []
-    for info in workspace.indexed_branches():
-        entry = branch_freshness(repo, info, tips)
-        live = workspace.inspect(info.name)
-        indexed_paths = {row["path"] for row in live}
-        changed = []
-        if entry["tip_moved"]:
-            changed = sorted(c.path for c in repo.changed_files(info.commit, entry["tip"]) if c.path in indexed_paths)
-        stored = store.branch(repo_id, info.name) if repo_id is not None else None
-        skipped = [{"path": path, "reason": reason} for path, reason in
-                   (store.skipped_files(stored.id) if stored is not None else []) if allows(path)]
-        branch_failures = [f for f in failures if f.get("branch") == info.name]
-        # the index holds committed code: edits not yet committed are the work tree's, not its
-        uncommitted = sorted(p for p in dirty & indexed_paths if allows(p)) if info.name == checked_out else []
-        # a failure met in an uncommitted edit that is committed or undone since is neither: the
-        # new commit shows as changed files, and the next index run re-parses the file anyway
-        in_work_tree = [f for f in branch_failures if f.get("path") in uncommitted]
-        committed = [f for f in branch_failures if not f.get("uncommitted") and f.get("path") not in uncommitted]
-        entry.update(
-            indexed_files_changed=len(changed),
-            changed_files=changed[:50],
-            files=len(indexed_paths),
-            symbols=len(live),
-            by_path_class=dict(Counter(row.get("path_class") or "source" for row in live).most_common()),
-            by_language=dict(Counter(row["language"] for row in live).most_common()),
-            skipped_files=skipped,
-            skipped_by_reason=dict(Counter(_reason_kind(s["reason"]) for s in skipped).most_common()),
-            stale_records=len(branch_failures),
-            stale_records_uncommitted=len(in_work_tree),
-            stale_records_committed=len(committed),
-            work_tree_files_changed=len(uncommitted),
-            work_tree_changed_files=uncommitted[:50],
-        )
-        coverage = workspace.dense_coverage(info.name)
-        entry["dense_coverage"] = coverage.to_json() if coverage is not None else None
-        entry["reindex_recommended"], entry["why"] = _advice(entry)
-        entry["work_tree"] = _work_tree_advice(entry)
-        branches.append(entry)
+    dirty = repo.dirty_paths() if checked_out == info.name else frozenset()
+    entry = branch_freshness(repo, info, tips)
+    live = workspace.inspect(info.name)
+    indexed_paths = {row["path"] for row in live}
+    changed = []
+    if entry["tip_moved"]:
+        changed = sorted(c.path for c in repo.changed_files(info.commit, entry["tip"]) if c.path in indexed_paths)
+    stored = store.branch(repo_id, info.name) if repo_id is not None else None
+    skipped = [{"path": path, "reason": reason} for path, reason in
+               (store.skipped_files(stored.id) if stored is not None else []) if allows(path)]
+    # the index holds committed code: edits not yet committed are the work tree's, not its
+    uncommitted = sorted(p for p in dirty & indexed_paths if allows(p))
+    # a failure met in an uncommitted edit that is committed or undone since is neither: the
+    # new commit shows as changed files, and the next index run re-parses the file anyway
+    in_work_tree = [f for f in failures if f.get("path") in uncommitted]
+    committed = [f for f in failures if not f.get("uncommitted") and f.get("path") not in uncommitted]
+    entry.update(
+        ref=stored.ref or None if stored is not None else None,
+        indexed_files_changed=len(changed),
+        changed_files=changed[:50],
+        files=len(indexed_paths),
+        symbols=len(live),
+        by_path_class=dict(Counter(row.get("path_class") or "source" for row in live).most_common()),
+        by_language=dict(Counter(row["language"] for row in live).most_common()),
+        skipped_files=skipped,
+        skipped_by_reason=dict(Counter(_reason_kind(s["reason"]) for s in skipped).most_common()),
+        stale_records=len(failures),
+        stale_records_uncommitted=len(in_work_tree),
+        stale_records_committed=len(committed),
+        work_tree_files_changed=len(uncommitted),
+        work_tree_changed_files=uncommitted[:50],
+    )
+    coverage = workspace.dense_coverage(info.name)
+    entry["dense_coverage"] = coverage.to_json() if coverage is not None else None
+    entry["reindex_recommended"], entry["why"] = branch_advice(entry)
+    entry["work_tree"] = _work_tree_advice(entry)
+    return entry
+
+
+def repository_status(workspace) -> dict:
+    """The whole status of one repository in the index (see the module docstring); `workspace`
+    is the Workspace whose `status()` calls this."""
+    repo = workspace.repo
+    tips = repo.branches()
+    branches = [branch_entry(workspace, info, tips) for info in workspace.indexed_branches()]
     return {
         "repository": repo.name,
         "path": name_from_git(str(repo.path)),
         "index": str(workspace.index_dir),
         "checked_out": repo.current_branch(),
         "embedding": {"model": workspace.config.model, "path_weight": workspace.config.path_weight,
-                      "recipe": store.meta("embedding_recipe")},
+                      "recipe": workspace.store.meta("embedding_recipe")},
         "branches": branches,
-        "unindexed_branches": sorted(set(tips) - {b["branch"] for b in branches}),
-        "stale_records": failures,
+        "unindexed_branches": sorted(set(repo.branch_names()) - {b["branch"] for b in branches}),
+        "stale_records": [f for f in stale.pending(workspace.index_dir, repo.name) if _allowed(workspace, f)],
         "hooks": hooks_state(workspace),
         "embedding_worker": workspace.embedding_worker(),
     }
@@ -113,21 +119,9 @@ def hooks_state(workspace) -> dict | None:
     return state()
 
 
-def _advice(entry: dict) -> tuple[bool, str]:
-    if not entry["branch_exists"]:
-        return True, "the branch no longer exists: `index --prune` forgets it"
-    reasons = []
-    if entry["indexed_files_changed"]:
-        reasons.append(f"{entry['indexed_files_changed']} indexed file(s) changed in "
-                       f"{entry['commits_behind']} commit(s) since the indexed commit")
-    committed_failures = entry["stale_records_committed"]
-    if committed_failures:
-        reasons.append(f"{plural(committed_failures, 'record')} failed verification against committed code")
-    if reasons:
-        return True, "; ".join(reasons)
-    if entry["tip_moved"]:
-        return False, f"{entry['commits_behind']} commit(s) behind the tip, but no indexed file changed"
-    return False, "indexed at the branch tip"
+def _allowed(workspace, failure: dict) -> bool:
+    restriction = workspace.restriction
+    return restriction is None or restriction.allows(str(failure.get("path")))
 
 
 def _work_tree_advice(entry: dict) -> str | None:
@@ -174,7 +168,7 @@ def render_text(status: dict) -> str:
         mark = "*" if b["branch"] == status.get("checked_out") else " "
         lines += [
             "",
-            f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}",
+            f" {mark}{b['branch']} @ {b['indexed_commit'][:7]}, indexed {b['indexed_at']}{ref_words(b.get('ref'))}",
             f"    tip: {tip_line(b)}",
             f"    {plural(b['files'], 'file')}, {plural(b['symbols'], 'symbol')}; by class: {_counts(b['by_path_class'])}; "
             f"by language: {_counts(b['by_language'])}",
@@ -187,12 +181,7 @@ def render_text(status: dict) -> str:
             lines += [f"      {s['path']}: {s['reason']}" for s in b["skipped_files"][:20]]
             if len(b["skipped_files"]) > 20:
                 lines.append(f"      ... and {len(b['skipped_files']) - 20} more (--json lists all)")
-        if not b["reindex_recommended"]:
-            lines.append(f"    up to date: {b['why']}")
-        elif b["tip_moved"] and b["indexed_files_changed"]:
-            lines.append(f"    index behind the branch tip: run index ({b['why']})")
-        else:
-            lines.append(f"    re-index recommended: {b['why']}")
+        lines.append(f"    {branch_line(b)}")
         if b.get("work_tree"):
             lines.append(f"    {b['work_tree']}")
             lines += [f"      {path}" for path in b.get("work_tree_changed_files", [])[:20]]
@@ -203,6 +192,14 @@ def render_text(status: dict) -> str:
         lines += [f"    {f['branch']}: {f['path']} ({f.get('qualified_name')}) {f['verdict']} at {f['time'][:19]}"
                   for f in status["stale_records"]]
     return "\n".join(escape_controls(line) for line in lines)  # names inside cannot break or reorder lines
+
+
+def ref_words(ref: str | None) -> str:
+    """" (from origin/release/v2)" for a branch taken from a remote-tracking ref, " (tag)" for
+    a tag; nothing for a local branch, the plain case."""
+    if ref and ref.startswith("refs/remotes/"):
+        return f" (from {ref.removeprefix('refs/remotes/')})"
+    return " (tag)" if ref and ref.startswith("refs/tags/") else ""
 
 
 def model_settings(embedding: dict) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from branchwise import grammar_upgrade, labels, pins, stale, stats, usage
 from branchwise.access import Restriction, current_user, restriction_for
+from branchwise.advice import repository_advice, results_note
 from branchwise.backends import Backend, VectorStore
 from branchwise.backends.backend import VectorStores
 from branchwise.bundle import (
@@ -39,6 +40,8 @@ from branchwise.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
 from branchwise.pins import Pin, PinKey
 from branchwise.search import BranchInfo, HybridSearch, SearchRequest
+from branchwise.standpoint import Standpoint, checked_out, enclosing_repository
+from branchwise.suggest import with_suggestion
 from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
@@ -76,7 +79,7 @@ class Workspace:
         backend: Backend | Mapping[str, Any] | None = None,
         create: bool = True,
     ):
-        self.repo = GitRepo(repo if repo is not None else ".")
+        self.repo = GitRepo(repo if repo is not None else enclosing_repository())
         #: False for readers: an index directory without an index is refused, never created
         self.create = create
         self.index_dir = resolve_index_dir(index, self.repo.git_dir)
@@ -204,6 +207,7 @@ class Workspace:
         rebuild: bool = False,
         stale_only: bool = False,
         background: bool = False,
+        tags: list[str] = (),
     ) -> IndexReport:
         """Index branches (default: the checked-out one); then, if asked, forget branches that
         no longer exist and remove unused versions past their retention. `rebuild` first
@@ -216,12 +220,13 @@ class Workspace:
         Each branch is committed, and searchable by its lexical and name channels, as soon
         as its files are stored; the dense vectors of its new texts follow in the embedding
         stage. With `background` (the local backend) that stage runs in a detached worker
-        that takes the write lock over, and this returns at once (see background.py)."""
+        that takes the write lock over, and this returns at once (see background.py).
+        `tags` are indexed as branches named after them (their ref recorded)."""
         if stale_only and not branches and not all_branches:
             names = sorted({f["branch"] for f in stale.pending(self.index_dir, self.repo.name)}
                            & set(self.repo.branches()))
         else:
-            names = self._branches_to_index(branches, all_branches)
+            names = self._branches_to_index(branches, all_branches, tags)
         with self._writing(wait) as lock:
             if rebuild:  # a rebuild copies whatever the database holds: refuse a damaged one
                 self.store.check_integrity()
@@ -359,20 +364,16 @@ class Workspace:
             vectors.save()
         return removed
 
-    def _branches_to_index(self, branches: list[str], all_branches: bool) -> list[str]:
+    def _branches_to_index(self, branches: list[str], all_branches: bool, tags: list[str] = ()) -> list[str]:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
-        names = sorted(known) if all_branches else list(branches)
-        if not names:
-            current = self.repo.current_branch()
-            if current is None:
-                raise UsageError("HEAD is detached or the repository is bare: name a --branch")
-            names = [current]
-        for name in names:
-            if name not in known:
-                raise UsageError(f"unknown branch {name!r} in {self.repo.name}")
-        return names
+        tagged = self.repo.select_tags(tags)
+        if all_branches:  # local and remote-tracking: a fresh clone's release lines included
+            return sorted(set(self.repo.branch_names()) | set(self.repo.select_branches(branches)) | set(tagged))
+        if branches or tagged:
+            return list(dict.fromkeys(self.repo.select_branches(branches) + tagged))
+        return [self.standpoint().branch]
 
     # git hooks ------------------------------------------------------------------------------
 
@@ -435,6 +436,36 @@ class Workspace:
     @cached_property
     def searcher(self) -> HybridSearch:
         return self.backend.searcher(self.store, self.repo.name, self.config, self.embedder, self.static_embedder)
+
+    def standpoint(self) -> Standpoint:
+        """The branch a command takes when none is named: the checked-out one (standpoint.py)."""
+        return checked_out(self.repo)
+
+    def reading_branch(self, typed: str | None) -> str:
+        """The indexed branch a reader means by `typed` (None: the checked-out branch): an
+        indexed name as it is, else a branch of the repository by any name gitbranches.py
+        takes (`origin/release/v2`); refused, with the closest indexed names, when that
+        branch is not indexed."""
+        try:
+            indexed = [b.name for b in self.searcher.branches()]
+        except UsageError:  # the repository is not indexed yet, unless the index's model is the problem
+            self.embedder
+            indexed = []
+        if typed is not None and typed in indexed:
+            return typed
+        name = self.standpoint().branch if typed is None else self._branch_or_indexed(typed, indexed)
+        if name not in indexed:
+            raise UsageError(with_suggestion(f"branch {name!r} of {self.repo.name} is not indexed (run "
+                                             f"`branchwise index --branch {name}`)", name, indexed, "indexed"))
+        return name
+
+    def _branch_or_indexed(self, typed: str, indexed: list[str]) -> str:
+        try:
+            return self.repo.branch_name(typed)
+        except UsageError:  # not a branch of the repository: the names to suggest are the indexed ones
+            raise UsageError(with_suggestion(f"unknown branch {typed!r} in {self.repo.name}, and not indexed", typed,
+                                             indexed or sorted(self.repo.branches()),
+                                             "indexed" if indexed else "branches")) from None
 
     def indexed_branches(self) -> list[BranchInfo]:
         try:
@@ -783,8 +814,19 @@ class Workspace:
         if not self.create:
             require_index(self.index_dir)
         restriction = self.restriction
-        return stats.summarize(self.index_dir, self.repo.name, self.config,
-                               view=lambda record: stats.restrict_record(record, restriction))
+        summary = stats.summarize(self.index_dir, self.repo.name, self.config,
+                                  view=lambda record: stats.restrict_record(record, restriction))
+        summary["recommendation"] = repository_advice(self.status()["branches"], summary["recommendation"])
+        return summary
+
+    def results_note(self, branch: str) -> str | None:
+        """What an output of `branch`'s results says about its index, when anything: behind
+        the tip ("index behind main tip by 2 commits: run `branchwise index` (...)") or
+        uncommitted edits (advice.py; the words `status` and `stats` use)."""
+        from branchwise.status import branch_entry
+
+        info = next((b for b in self.indexed_branches() if b.name == branch), None)
+        return None if info is None else results_note(branch_entry(self, info))
 
     @staticmethod
     def index_statistics(index: str | os.PathLike[str] | None, user: str | None = None) -> dict:

@@ -9,8 +9,8 @@ import pytest
 
 from branchwise.chunking import ChunkingRules, chunk_file
 from branchwise.chunking.sections import PREAMBLE
+from shared_data import realrepo_bundle
 
-REALREPOS = Path("/work/shared/realrepos")
 RULES = ChunkingRules()
 
 
@@ -86,9 +86,7 @@ def test_not_headings_code_fences_thematic_breaks_tables_and_literal_blocks():
 
 
 def _bundle_docs(name: str, tmp_path: Path) -> list[tuple[str, str, bytes]]:
-    bundle = REALREPOS / f"{name}.bundle"
-    if not bundle.exists():
-        pytest.skip(f"{bundle} is not on this machine")
+    bundle = realrepo_bundle(name)
     dest = tmp_path / name
     subprocess.run(["git", "clone", "-q", str(bundle), str(dest)], check=True)
     refs = subprocess.run(["git", "-C", str(dest), "branch", "-r", "--format=%(refname:short)"], check=True,

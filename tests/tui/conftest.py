@@ -104,17 +104,13 @@ def click_index(tmp_path_factory) -> tuple[Path, Path]:
 
     import branchwise.indexer
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    from bench.realrepos import bundle, clone
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from shared_data import realrepo_clone
 
-    try:
-        bundle("click")
-    except FileNotFoundError as error:
-        pytest.skip(str(error))
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BRANCHWISE_MODEL", "hashing-384")
         patch.setattr(branchwise.indexer, "utc_now", lambda: FROZEN_NOW)
-        repo = clone("click", tmp_path_factory.mktemp("realrepos"))
+        repo = realrepo_clone("click", tmp_path_factory.mktemp("realrepos"))
         index_dir = tmp_path_factory.mktemp("click-index")
         workspace = Workspace(repo, index_dir)
         workspace.index(list(CLICK_BRANCHES))

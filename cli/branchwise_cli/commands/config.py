@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from branchwise.config import Config
 from branchwise.gitrepo import GitRepo
+from branchwise.standpoint import enclosing_repository
 from branchwise.store.database import resolve_index_dir
 from branchwise_cli.common import EXIT_OK, as_user, echo, index_option, json_option, print_json
 
@@ -19,15 +20,16 @@ _SECRET = ("qdrant_api_key",)
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--repo", default=".", metavar="REPO",
-                   help="the repository whose index is meant (its .git/branchwise unless --index)")
+    p.add_argument("--repo", metavar="REPO",
+                   help="the repository whose index is meant (its .git/branchwise unless --index; default: "
+                        "the one around the current directory)")
     index_option(p)
     as_user(p)
     json_option(p)
 
 
 def run(args) -> int:
-    index_dir = resolve_index_dir(args.index, None if args.index else GitRepo(args.repo).git_dir)
+    index_dir = resolve_index_dir(args.index, None if args.index else GitRepo(args.repo or enclosing_repository()).git_dir)
     settings = [(name, "(set)" if name in _SECRET and value else value, source)
                 for name, value, source in Config.explain(index_dir, {"user": args.user})]
     if args.json:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from branchwise_cli.common import EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, repo_option, as_user, backend, echo, index_option, json_option, print_json, workspace
 from branchwise_cli.diff_render import render_markdown, render_text
 
 NAME = "diff"
@@ -22,7 +22,7 @@ FORMATS = ("text", "markdown")
 def add_arguments(p) -> None:
     p.add_argument("diff_branch", metavar="BRANCH", help="the branch whose changes to list")
     p.add_argument("--base", help="base branch or revision (default: main, else master)")
-    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    repo_option(p)
     index_option(p)
     p.add_argument("--no-impact", action="store_true", help="skip the impact context (faster)")
     p.add_argument("--format", choices=FORMATS, default="text",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, echo, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, repo_option, echo, index_option, json_option, print_json, workspace
 
 NAME = "hooks"
 HELP = "install, remove or inspect the git hooks that refresh the index in the background"
@@ -11,7 +11,7 @@ HELP = "install, remove or inspect the git hooks that refresh the index in the b
 def add_arguments(p) -> None:
     p.add_argument("action", choices=("install", "uninstall", "status"),
                    help="install or uninstall the refresh hooks, or show their state and the last refresh")
-    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    repo_option(p)
     index_option(p)
     json_option(p)
 

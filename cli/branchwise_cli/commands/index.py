@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from branchwise.status import ref_words
 from branchwise_cli.common import EXIT_OK, backend, echo, echo_text, index_option, json_option, print_json, workspace
 from branchwise_cli.progress import make_progress
 
@@ -12,9 +13,16 @@ HELP = "index branches of a repository (incrementally)"
 
 
 def add_arguments(p) -> None:
-    p.add_argument("repo", help="path to the git repository")
-    p.add_argument("--branch", action="append", default=[], help="branch to index (repeatable)")
-    p.add_argument("--all-branches", action="store_true", help="index every local branch")
+    p.add_argument("repo", nargs="?",
+                   help="path to the git repository (default: the one around the current directory)")
+    p.add_argument("--branch", action="append", default=[], metavar="NAME",
+                   help="branch to index (repeatable): a local or remote-tracking branch (`release/v2`, "
+                        "`origin/release/v2`) or a pattern (`'release/*'`); default: the checked-out branch")
+    p.add_argument("--all-branches", action="store_true",
+                   help="index every branch: local ones, and remote-tracking ones no local branch shares a "
+                        "name with (a fresh clone's release lines)")
+    p.add_argument("--tag", action="append", default=[], metavar="NAME",
+                   help="also index this tag (repeatable), as a branch named after it")
     index_option(p)
     p.add_argument("--wait", action="store_true", help="wait for another writer instead of failing")
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
@@ -37,10 +45,14 @@ def run(args) -> int:
     try:
         report = ws.index(args.branch, args.all_branches, progress=progress, wait=args.wait,
                           prune=args.prune, gc=args.gc, rebuild=args.rebuild,
-                          stale_only=args.stale_only, background=args.background)
+                          stale_only=args.stale_only, background=args.background, tags=args.tag)
     finally:
         if progress is not None:
             progress.close()
+    if not args.branch and not args.all_branches and not args.tag:
+        note = ws.standpoint().note
+        if note:
+            echo(f"branchwise: {note}", file=sys.stderr)
     if report.recipe_change is not None:
         echo_text(report.recipe_change.message(), file=sys.stderr)
     if report.model_change is not None:
@@ -58,7 +70,8 @@ def run(args) -> int:
         print_json(data)
     elif not args.quiet:
         for s in report:
-            echo(f"{s.branch} @ {s.commit[:7]}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
+            source = ref_words(s.ref)
+            echo(f"{s.branch} @ {s.commit[:7]}{source}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
                   f"{s.embedded} embedded, {s.reused} reused, {s.tombstoned} tombstoned "
                   f"({s.base}; {s.seconds:.1f}s)")
             if s.unreadable_files:

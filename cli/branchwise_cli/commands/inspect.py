@@ -2,21 +2,22 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, as_user, backend, echo, json_option, print_json, repo_branch, workspace
+from branchwise_cli.common import EXIT_OK, as_user, backend, echo, json_option, print_json, reading_branch, repo_branch, workspace
 
 NAME = "inspect"
 HELP = "print a branch's live set"
 
 
 def add_arguments(p) -> None:
-    repo_branch(p, required=True)
+    repo_branch(p)
     backend(p)
     as_user(p)
     json_option(p)
 
 
 def run(args) -> int:
-    rows = workspace(args, reader=True).inspect(args.branch)
+    ws = workspace(args, reader=True)
+    rows = ws.inspect(reading_branch(args, ws))
     if args.json:
         print_json(rows)
     else:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 from branchwise.wording import plural
-from branchwise_cli.common import EXIT_OK, as_user, echo, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, reading_branch, repo_option, as_user, echo, index_option, json_option, print_json, workspace
 
 NAME = "labels"
 HELP = "list, clear, pin/unpin, export or import reviewer labels and pins (TOML)"
@@ -21,7 +21,7 @@ def add_arguments(p) -> None:
     p.add_argument("target", nargs="?", metavar="FILE|SYMBOL",
                    help="export/import: the labels file (TOML); clear/pin/unpin: PATH::QUALIFIED_NAME, "
                         "e.g. src/orders/services/order_service.py::OrderService.cancel_order")
-    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    repo_option(p)
     p.add_argument("--branch", metavar="NAME",
                    help="pin/unpin: the branch whose searches it affects (default: the checked-out branch); "
                         "list: only this branch's pins")
@@ -59,9 +59,7 @@ def run(args) -> int:
                 raise UsageError(f"{path}::{name} has no label")
             echo(f"cleared {plural(cleared, 'label')} of {path}::{name}")
             return EXIT_OK
-        branch = args.branch or ws.repo.current_branch()
-        if branch is None:
-            raise UsageError("HEAD is detached: give --branch")
+        branch = reading_branch(args, ws)
         result = ws.live_symbol(branch, path, name)
         if args.action == "pin":
             ws.pin(result, branch, args.note)

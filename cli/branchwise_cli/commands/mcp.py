@@ -10,7 +10,8 @@ HELP = "serve the index to coding agents over MCP (stdio), the model kept warm"
 
 def add_arguments(p) -> None:
     p.add_argument("--repo", action="append", default=[], metavar="REPO",
-                   help="repository to serve (repeatable; default: every repository in --index, else .)")
+                   help="repository to serve (repeatable; default: every repository in --index, else the one "
+                        "around the current directory)")
     index_option(p)
     backend(p)
     as_user(p)

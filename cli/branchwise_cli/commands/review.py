@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 
 from branchwise.errors import UsageError
-from branchwise_cli.common import EXIT_OK, as_user, backend, repo_branch, scope_option, workspace
+from branchwise_cli.common import EXIT_OK, as_user, backend, reading_branch, repo_branch, scope_option, workspace
 
 NAME = "review"
 HELP = "open the review app"
@@ -17,7 +17,7 @@ HELP = "open the review app"
 
 def add_arguments(p) -> None:
     p.add_argument("query", nargs="?", default="", help="a question to search at once (default: type it in the app)")
-    repo_branch(p, required=False)
+    repo_branch(p)
     backend(p)
     scope_option(p)
     p.add_argument("--diff", metavar="BRANCH", help="review what BRANCH changed against --base, symbol by symbol")
@@ -31,9 +31,6 @@ def run(args) -> int:
         raise UsageError("review needs a terminal (for scripts: branchwise search or export)")
     ws = workspace(args, reader=True)
     ws.restriction  # refuse a forbidden repository before the app starts
-    branch = args.branch or ws.repo.current_branch()
-    if branch is None:
-        raise UsageError("HEAD is detached or the repository is bare: name a --branch")
     if args.diff and args.tour:
         raise UsageError("give --diff or --tour, not both")
     if args.base and not args.diff:
@@ -44,13 +41,10 @@ def run(args) -> int:
 
         tour = load_tour(resolve_tour_path(args.tour, ws.repo.work_tree))
     if args.diff:
-        ws.repo.resolve_branch(args.diff)
+        args.diff = ws.repo.branch_name(args.diff)
+        branch = args.branch or ws.standpoint().branch
     else:
-        indexed = [b.name for b in ws.indexed_branches()]
-        if branch not in indexed:
-            known = f" (indexed: {', '.join(indexed)})" if indexed else ""
-            raise UsageError(f"branch {branch!r} is not indexed in {ws.index_dir}{known}; "
-                             f"run branchwise index --branch {branch}")
+        branch = reading_branch(args, ws)
     from branchwise_tui.app import create_app
     from branchwise_tui.runner import run_app
 

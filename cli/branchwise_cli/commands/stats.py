@@ -14,8 +14,8 @@ HELP = "failure statistics of past sessions, and whether to re-index (--used: th
 
 def add_arguments(p) -> None:
     p.add_argument("--repo", metavar="REPO",
-                   help="only this repository's sessions (default: every repository of the index; "
-                        "with --used: the repository in the current directory)")
+                   help="only this repository's sessions, and its re-index advice (default: with --index, "
+                        "every repository of that index; else the repository around the current directory)")
     index_option(p)
     as_user(p)
     p.add_argument("--used", action="store_true",
@@ -30,7 +30,8 @@ def run(args) -> int:
         return _used(args)
     if args.branch is not None:
         raise UsageError("--branch goes with --used (the failure statistics cover every branch)")
-    summary = workspace(args, reader=True).statistics() if args.repo else Workspace.index_statistics(args.index, user=args.user)
+    one = args.repo or not args.index  # default: the repository around the current directory
+    summary = workspace(args, reader=True).statistics() if one else Workspace.index_statistics(args.index, user=args.user)
     if args.json:
         print_json(summary)
     else:
@@ -41,7 +42,6 @@ def run(args) -> int:
 def _used(args) -> int:
     if isinstance(args.limit, bool) or args.limit < 1:
         raise UsageError(f"--limit must be a whole number of at least 1, not {args.limit}")
-    args.repo = args.repo or "."
     report = workspace(args, reader=True).used_versions(args.branch, args.limit)
     if args.json:
         print_json(report, schema="stats-used")

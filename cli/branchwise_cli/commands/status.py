@@ -11,7 +11,9 @@ HELP = "what the index covers: branches against their tips, skipped files, stale
 
 
 def add_arguments(p) -> None:
-    p.add_argument("--repo", metavar="REPO", help="one repository (default: every repository in --index, else .)")
+    p.add_argument("--repo", metavar="REPO",
+                   help="one repository (default: every repository in --index, else the one around the "
+                        "current directory)")
     index_option(p)
     as_user(p)
     json_option(p)
@@ -19,7 +21,7 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     if args.repo or not args.index:
-        workspaces = [Workspace(args.repo or ".", args.index, user=args.user)]
+        workspaces = [Workspace(args.repo, args.index, user=args.user)]
     else:
         workspaces = Workspace.readable_in_index(args.index, user=args.user)
     statuses = [ws.status() for ws in workspaces]

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from branchwise.errors import UsageError
@@ -52,7 +53,7 @@ def _options(p, own: set[str] = _OWN) -> None:
         if flag not in _OWN or flag in own:
             p.add_argument(flag, **kwargs)
 
-    option("--repo", default=".", metavar="REPO", help="path to the git repository")
+    option("--repo", metavar="REPO", help="path to the git repository (default: the one around the current directory)")
     option("--branch", help="branch to check against (default: the checked-out branch)")
     index_option(p)
     option("--out", help="import-codetour: the tour to write; export-codetour: the .tour file")
@@ -93,11 +94,12 @@ def run(args) -> int:
 
 
 def _branch(args, workspace) -> str:
-    branch = args.branch or workspace.repo.current_branch()
-    if branch is None:
-        raise UsageError("HEAD is detached or the repository is bare: name a --branch")
-    workspace.repo.resolve_branch(branch)
-    return branch
+    if args.branch is None:
+        point = workspace.standpoint()
+        if point.note:
+            echo(f"branchwise: {point.note}", file=sys.stderr)
+        return point.branch
+    return workspace.repo.branch_name(args.branch)
 
 
 def _tour_path(args, workspace) -> Path:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, as_user, echo, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, repo_option, as_user, echo, index_option, json_option, print_json, workspace
 
 NAME = "verify"
 HELP = "verify a snippet list or a saved `search --json` output"
@@ -10,7 +10,7 @@ HELP = "verify a snippet list or a saved `search --json` output"
 
 def add_arguments(p) -> None:
     p.add_argument("snippets", help="file: `path<TAB>hash-prefix` lines, or search --json output ('-' for stdin)")
-    p.add_argument("--repo", default=".", metavar="REPO", help="path to the git repository")
+    repo_option(p)
     p.add_argument("--branch", metavar="NAME", help="branch to verify against (default: checked-out branch)")
     p.add_argument("--against", metavar="REV", help="verify against this revision instead")
     index_option(p)

@@ -162,7 +162,7 @@ def open_workspaces(repos: list[str], index: str | None, user: str | None, backe
     elif index:
         workspaces = Workspace.all_in_index(index, user=user, backend=backend)
     else:
-        workspaces = [Workspace(".", None, user=user, backend=backend, create=False)]
+        workspaces = [Workspace(None, None, user=user, backend=backend, create=False)]
     readable = []
     for ws in workspaces:
         ws.require_readable()

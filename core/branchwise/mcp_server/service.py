@@ -156,7 +156,7 @@ class AgentService:
                     entry["reindex_recommended"] = entry["tip_moved"] or not entry["branch_exists"]
                 repositories.append({"repository": ws.repo.name, "checked_out": ws.repo.current_branch(),
                                      "branches": fresh,
-                                     "unindexed_branches": sorted(set(ws.repo.branches()) - {b["branch"] for b in fresh})})
+                                     "unindexed_branches": sorted(set(ws.repo.branch_names()) - {b["branch"] for b in fresh})})
             return {"repositories": repositories}
 
     def index_status(self, repository: str | None = None) -> dict:
@@ -203,10 +203,7 @@ class AgentService:
     def _open(self, repository: str | None, branch: str | None) -> tuple[Workspace, str, dict]:
         ws = self._workspace(repository)
         self._reload_if_changed(ws)
-        if branch is None:
-            branch = ws.repo.current_branch()
-            if branch is None:
-                raise UsageError(f"{ws.repo.name} has no checked-out branch (detached HEAD or bare): name a branch")
+        branch = ws.reading_branch(branch)  # the checked-out one by default; suggestions for a typo
         fresh = {entry["branch"]: entry for entry in ws.freshness(count_for={branch})}
         if branch not in fresh:
             raise UsageError(f"branch {branch!r} of {ws.repo.name} is not indexed "

@@ -138,6 +138,9 @@ class Database:
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(versions)")}
         if "imports" not in columns:  # the file's imports a symbol uses, one per line
             self.conn.execute("ALTER TABLE versions ADD COLUMN imports TEXT NOT NULL DEFAULT ''")
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(branches)")}
+        if "ref" not in columns:  # the ref a branch was taken from
+            self.conn.execute("ALTER TABLE branches ADD COLUMN ref TEXT NOT NULL DEFAULT ''")
 
     def close(self) -> None:
         self.conn.close()

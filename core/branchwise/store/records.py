@@ -13,9 +13,12 @@ class BranchRecord:
     commit_sha: str
     commit_time: str
     indexed_at: str
+    #: the ref the branch was taken from ("refs/heads/x", "refs/remotes/origin/x"); "" when
+    #: indexed before refs were recorded
+    ref: str = ""
 
 
-BRANCH_COLUMNS = "id, repo_id, name, commit_sha, commit_time, indexed_at"
+BRANCH_COLUMNS = "id, repo_id, name, commit_sha, commit_time, indexed_at, ref"
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ CREATE TABLE IF NOT EXISTS repositories (
 CREATE TABLE IF NOT EXISTS branches (
     id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL REFERENCES repositories(id),
     name TEXT NOT NULL, commit_sha TEXT NOT NULL, commit_time TEXT NOT NULL,
-    indexed_at TEXT NOT NULL, UNIQUE (repo_id, name));
+    indexed_at TEXT NOT NULL, ref TEXT NOT NULL DEFAULT '', UNIQUE (repo_id, name));
 CREATE TABLE IF NOT EXISTS identities (
     id INTEGER PRIMARY KEY, repo_id INTEGER NOT NULL, path TEXT NOT NULL,
     language TEXT NOT NULL, symbol_type TEXT NOT NULL, qualified_name TEXT NOT NULL,

@@ -45,6 +45,9 @@ class IndexWrites(Database):
             (commit, commit_time, indexed_at, branch_id),
         )
 
+    def set_branch_ref(self, branch_id: int, ref: str) -> None:
+        self.conn.execute("UPDATE branches SET ref = ? WHERE id = ?", (ref, branch_id))
+
     def record_run(self, repo_id: int, branch: str, commit: str, started: str, finished: str, summary: str) -> None:
         self.conn.execute(
             "INSERT INTO runs (repo_id, branch, commit_sha, started, finished, summary) VALUES (?, ?, ?, ?, ?, ?)",

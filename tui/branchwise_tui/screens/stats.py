@@ -15,6 +15,7 @@ from textual.screen import Screen
 from rich.text import Text
 from textual.widgets import Footer, Header, Static
 
+from branchwise.stats import advice_line
 from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 
 from branchwise.display import escape_controls
@@ -40,7 +41,7 @@ class StatsScreen(Screen[None]):
         ratios = [t["failure_ratio"] for t in trend]
         yield Header()
         with KeyScroll(id="stats-body"):
-            yield Static(_advice(summary["recommendation"]), id="stats-advice",
+            yield Static(advice_line(summary["recommendation"]), id="stats-advice",
                          classes="reindex" if summary["recommendation"]["reindex"] else "fine")
             yield Static(
                 f"Failure ratio per session, oldest first: {plural(summary['sessions'], 'session')}; "
@@ -104,11 +105,6 @@ def trend_chart(ratios: list[float | None], height: int = CHART_HEIGHT) -> Text:
 def _table_or_none(table_id: str, columns: tuple[str, ...], rows) -> KeyTable | Static:
     rows = list(rows)
     return _table(table_id, columns, rows) if rows else Static("none recorded", classes="stats-none")
-
-
-def _advice(recommendation: dict) -> str:
-    verdict = "Re-index recommended" if recommendation["reindex"] else "No re-index needed"
-    return f"{verdict}: {recommendation['why']}"
 
 
 def _pct(ratio: float | None) -> str:
