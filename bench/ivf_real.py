@@ -119,9 +119,12 @@ def _cached_model(embedder):
     """Every Workspace gets the cached model: an index run asks `get_embedder` again for the
     configured identity (setting `workspace.embedder` beforehand would be dropped)."""
     import branchwise.workspace
+    from branchwise.embedding.static_model import is_static_model
 
     original = branchwise.workspace.get_embedder
-    branchwise.workspace.get_embedder = lambda identity=None: embedder
+    # only the transformer: the static stage (issue 47) keeps its own model
+    branchwise.workspace.get_embedder = lambda identity=None: (
+        original(identity) if identity is not None and is_static_model(identity) else embedder)
     try:
         yield
     finally:

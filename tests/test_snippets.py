@@ -106,7 +106,7 @@ def test_saved_search_json_is_reverified(shop):
     assert verdicts["OrderService.cancel_order"] == "changed"
     assert verdicts["old_cancel"] == "deleted"
     assert verdicts["helper"] == "unchanged-older"
-    assert verdicts["slugify"] == "deleted"
+    assert verdicts["slugify"] == "unchanged-older"  # moved unchanged: cited at its new place
     slugify = next(row for row in rows if row["qualified_name"] == "slugify")
     assert slugify["current_path"] == "src/util/slug.py"
     assert {row["query"] for row in rows} == {"cancel an order"}

@@ -18,6 +18,7 @@ from branchwise.embedding.location import SHIPPED_MANIFEST, SHIPPED_MODELS_DIR, 
 from branchwise.embedding.static_model import StaticEmbedder
 from branchwise.errors import UsageError
 from branchwise.search import SearchRequest
+from branchwise.question_shape import shape_of
 from branchwise.workspace import Workspace
 
 STATIC = f"{DEFAULT_MODEL}-static"
@@ -123,8 +124,10 @@ def test_a_name_question_finds_the_same_first_result_before_and_after_the_transf
         early = Workspace(shop_repo, index)
         early.index([])
     branch = early.repo.current_branch()
-    names = sorted({row["qualified_name"] for row in early.inspect(branch) if row["symbol_type"] in ("function", "method")})
-    questions = [name.rsplit(".", 1)[-1].replace("_", " ") for name in names[:6]]
+    names = sorted({row["qualified_name"].rsplit(".", 1)[-1] for row in early.inspect(branch)
+                    if row["symbol_type"] in ("function", "method", "class") and row["path_class"] == "source"})
+    questions = [name for name in names if shape_of(name).bare][:6]  # names as a user types them
+    assert len(questions) == 6
     assert early.dense_coverage(branch).embedded == 0 and early.static_coverage(branch).complete
     before = [early.search(SearchRequest(q, branch, top_k=3))[0].identity for q in questions]
     assert "onnxruntime" not in sys.modules or early.embedder._session is None  # no ONNX session opened
@@ -133,7 +136,7 @@ def test_a_name_question_finds_the_same_first_result_before_and_after_the_transf
     later.index([])
     assert later.dense_coverage(branch).complete
     after = [later.search(SearchRequest(q, branch, top_k=3))[0].identity for q in questions]
-    assert before == after
+    assert before == after, list(zip(questions, before, after))
 
 
 @pytest.mark.model
