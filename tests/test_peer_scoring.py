@@ -73,10 +73,12 @@ def test_quick_slice_runs_and_clears_the_bm25_floor(tmp_path):
     import json
     import subprocess
 
-    from bench.peer import data_dir
+    from bench.peer import BUNDLE_DIRS, data_dir
+    from bench.realrepos import MISSING_PREFIX
 
     if data_dir() is None:
-        pytest.skip("no peer benchmark data (../shared/peerbench or $BRANCHWISE_PEERBENCH)")
+        pytest.skip(f"{MISSING_PREFIX}: no peer benchmark in {', '.join(map(str, BUNDLE_DIRS))} "
+                    "(set BRANCHWISE_PEERBENCH)")
     root = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-m", "bench.peer", "--quick", "--mode", "fused", "--mode", "bm25",
                            "--cache", str(tmp_path / "cache"), "--out", str(tmp_path), "--label", "quick"],

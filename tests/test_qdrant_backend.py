@@ -227,8 +227,9 @@ def test_cli_over_qdrant_and_its_errors(tmp_path, monkeypatch):
          1, "Qdrant at http://127.0.0.1:9"),
         (("search", "q", "--repo", str(repo.path), "--branch", "main", "--backend", "qdrant"),
          2, "the qdrant backend needs --qdrant-url"),
+        # nothing indexed there: the branch check (which names the fix) answers before the backend's
         (("inspect", "--repo", str(repo.path), "--branch", "main", "--qdrant-path", str(tmp_path / "nothing")),
-         2, "no branchwise index for model hashing-384"),
+         2, "branch 'main' of shopdemo is not indexed"),
     ):
         out = cli(*argv)
         assert out.returncode == code, out.stderr

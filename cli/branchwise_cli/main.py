@@ -60,7 +60,7 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
     closest of its options: `--brnch` -> `--branch`), not by the top level's."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        command = _subcommands(parser).get(getattr(args, "command", None), parser)
+        command = _subcommands(parser).get(str(getattr(args, "command", "")), parser)
         options = [flag for action in command._actions for flag in action.option_strings]
         typo = next((word.partition("=")[0] for word in extra if word.startswith("-")), "")
         hint = closest(typo, options) if typo else ""

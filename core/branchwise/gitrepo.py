@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import subprocess
 import tempfile
 import threading
@@ -107,9 +108,18 @@ class GitRepo:
         """Branch name -> BranchRef: the local branches, each remote-tracking branch no local
         branch shares a name with, and each tag no branch shares a name with (see gitbranches.py)."""
         # NUL-terminated fields: a ref name cannot hold NUL, but it can hold U+0085 or U+2028
-        out = self._git("for-each-ref", "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)"
-                        "%00%(refname)%00%(symref)%00", "refs/heads", "refs/remotes", "refs/tags",
-                        strip_newline_in_stdout=False)
+        try:
+            out = self._git("for-each-ref", "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)"
+                            "%00%(refname)%00%(symref)%00", "refs/heads", "refs/remotes", "refs/tags",
+                            strip_newline_in_stdout=False)
+        except GitCommandError as error:  # a ref naming an object the store lacks: nothing to index from it
+            said = str(error.stderr or error)
+            missing = re.search(r"missing object ([0-9a-f]+) for (\S+?)'?$", said, re.MULTILINE)
+            if missing is not None:
+                raise BranchwiseError(f"commit {missing[1]} of {missing[2]} is missing from the object store of "
+                                      f"{self.name}: fetch it again, or delete the ref") from None
+            first = said.strip().splitlines()[0] if said.strip() else "git failed"
+            raise BranchwiseError(f"cannot list the refs of {self.name}: {first}") from None
         fields = out.split("\0")
         refs = [(sha.strip("\n"), name_from_git(ref)) for sha, ref, symref in
                 zip(fields[0::3], fields[1::3], fields[2::3]) if not symref]

@@ -207,7 +207,7 @@ class Workspace:
         rebuild: bool = False,
         stale_only: bool = False,
         background: bool = False,
-        tags: list[str] = (),
+        tags: list[str] | tuple[str, ...] = (),
     ) -> IndexReport:
         """Index branches (default: the checked-out one); then, if asked, forget branches that
         no longer exist and remove unused versions past their retention. `rebuild` first
@@ -364,11 +364,12 @@ class Workspace:
             vectors.save()
         return removed
 
-    def _branches_to_index(self, branches: list[str], all_branches: bool, tags: list[str] = ()) -> list[str]:
+    def _branches_to_index(self, branches: list[str], all_branches: bool,
+                           tags: list[str] | tuple[str, ...] = ()) -> list[str]:
         known = self.repo.branches()
         if not known:
             raise UsageError(f"repository {self.repo.name} has no branches to index (no commits yet)")
-        tagged = self.repo.select_tags(tags)
+        tagged = self.repo.select_tags(list(tags))
         if all_branches:  # local and remote-tracking: a fresh clone's release lines included
             return sorted(set(self.repo.branch_names()) | set(self.repo.select_branches(branches)) | set(tagged))
         if branches or tagged:
