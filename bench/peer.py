@@ -43,8 +43,11 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLISHED = Path(__file__).with_name("peer") / "semble-published.json"
+#: $BRANCHWISE_PEERBENCH, `shared/peerbench` beside the checkout (or one level up), or beside
+#: the real-repository bundles when only $BRANCHWISE_REALREPOS says where the shared data is
 BUNDLE_DIRS = [Path(p) for p in (os.environ.get("BRANCHWISE_PEERBENCH"),) if p] + [
-    ROOT.parent / "shared" / "peerbench", ROOT.parent.parent / "shared" / "peerbench"]
+    ROOT.parent / "shared" / "peerbench", ROOT.parent.parent / "shared" / "peerbench"] + [
+    Path(p).parent / "peerbench" for p in (os.environ.get("BRANCHWISE_REALREPOS"),) if p]
 #: small repositories of five languages, for CI (`--quick`)
 QUICK = ("express", "redux", "sinatra", "zig-clap", "requests")
 MODES = ("fused", "dense", "static", "lexical", "bm25")
