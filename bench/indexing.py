@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from branchwise.chunking import chunk_file, path_embedding_text
-from branchwise.indexer import EMBED_BATCH
+from branchwise.index.indexer import EMBED_BATCH
 from branchwise.workspace import Workspace
 from bench.synthrepo import generate
 

@@ -134,7 +134,7 @@ def _cached_model(embedder):
 def _real(repos: tuple[str, ...], work: Path, cache: Path) -> tuple[dict, np.ndarray, np.ndarray, list, list]:
     from bench.realrepos import CachedEmbedder
     from branchwise.embedding import get_embedder
-    from branchwise.search import SearchRequest
+    from branchwise.search.hybrid import SearchRequest
     from branchwise.workspace import Workspace
 
     os.environ.pop("BRANCHWISE_MODEL", None)

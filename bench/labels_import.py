@@ -20,7 +20,7 @@ import tomli_w
 _CHILD = r"""
 import json, re, sqlite3, sys, time, tomllib
 from pathlib import Path
-from branchwise.labels import ensure_schema, import_labels, set_label
+from branchwise.review.labels import ensure_schema, import_labels, set_label
 mode, labels_file, database = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
 conn = sqlite3.connect(database, isolation_level=None)
 conn.execute("PRAGMA journal_mode=WAL"); conn.execute("PRAGMA synchronous=NORMAL")

@@ -27,7 +27,7 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from bench.realrepos import CachedEmbedder, index_repo, load_questions
-from branchwise.bundle.tokens import token_counter
+from branchwise.review.bundle.tokens import token_counter
 from branchwise.store import DB_FILE
 
 REPOS = ("click", "cobra")

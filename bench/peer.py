@@ -190,7 +190,7 @@ def _hit(result) -> Hit:
 
 def evaluate_repo(repo: Repo, path: Path, index_dir: Path, embedder, modes: tuple[str, ...],
                   ranking: dict | None = None) -> dict:
-    from branchwise.search import SearchRequest
+    from branchwise.search.hybrid import SearchRequest
     from branchwise.workspace import Workspace
 
     workspace = Workspace(path, index_dir)

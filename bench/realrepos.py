@@ -214,7 +214,7 @@ def _hashes(entry) -> set[str]:
 
 def evaluate(workspace, questions: list[Question], live: dict, top_k: int = 10, modes=MODES) -> dict:
     """Ask every question on each of its branches in each mode; ranks, slots and version checks."""
-    from branchwise.search import SearchRequest
+    from branchwise.search.hybrid import SearchRequest
 
     per: dict = {m: {} for m in modes}
     records = []

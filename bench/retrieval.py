@@ -15,7 +15,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from branchwise.search import MODES, SearchRequest
+from branchwise.search.hybrid import MODES, SearchRequest
 from branchwise.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent

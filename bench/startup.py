@@ -22,7 +22,7 @@ import numpy as np
 PARTS = """
 import json, time
 t0 = time.perf_counter()
-import branchwise_cli.main, branchwise.workspace, branchwise.search
+import branchwise_cli.main, branchwise.workspace, branchwise.search.hybrid
 t1 = time.perf_counter()
 from branchwise.embedding import get_embedder
 get_embedder().embed(["x"])

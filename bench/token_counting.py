@@ -3,7 +3,7 @@
 `python -m bench.token_counting [--out DIR]`
 
 Bundles and MCP answers count their tokens on every export and every search, so the counter
-that replaced bpe-openai (branchwise/bundle/o200k.py, plain Python) must not make them slow.
+that replaced bpe-openai (branchwise/review/bundle/o200k.py, plain Python) must not make them slow.
 The texts are every file version of the sample repositories and of the click and cobra bundles
 (all branches). Measured in one process, each side timed twice and the faster kept: loading
 each counter; counting every text once with an empty piece cache (a first export) and again
@@ -98,7 +98,7 @@ def timed(count, texts: list[str]) -> tuple[float, list[int]]:
 
 
 def run(work: Path) -> dict:
-    from branchwise.bundle.o200k import O200kCounter
+    from branchwise.review.bundle.o200k import O200kCounter
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)

@@ -33,7 +33,7 @@ def run(work: Path, rounds: int) -> dict:
     sys.path.insert(0, str(ROOT / "sample_repos"))
     import build  # sample_repos/build.py
 
-    from branchwise.bundle.tokens import TokenCounter, token_counter
+    from branchwise.review.bundle.tokens import TokenCounter, token_counter
     from branchwise.mcp_server import service
     from branchwise.workspace import Workspace
 

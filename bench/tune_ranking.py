@@ -29,9 +29,9 @@ from bench.report import print_json
 import numpy as np
 
 from branchwise.chunking.embedding_text import description
-from branchwise.docrank import rescored
+from branchwise.search.docrank import rescored
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 
 #: the share of top-10 slots tests, docs and examples may take for behaviour questions (the
 #: guarantee tests/test_realrepo_with_model.py holds cobra to)

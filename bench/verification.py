@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 
 from branchwise.chunking import chunk_file
-from branchwise.gitrepo import GitRepo, git_blob_id
+from branchwise.git.repo import GitRepo, git_blob_id
 from branchwise.models import Result, Verdict
-from branchwise.verify import Verifier
+from branchwise.verify.verifier import Verifier
 from bench.synthrepo import SYMBOLS_PER_FILE, generate
 
 

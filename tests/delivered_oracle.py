@@ -6,7 +6,7 @@ the built-repository test (test_delivered_verdicts.py) and the click one
 from __future__ import annotations
 
 from branchwise.chunking import chunk_file
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 
 GOOD = ("current", "unchanged-older")
 

@@ -8,10 +8,10 @@ leaves a result out for a lower-ranked one unless even its smallest unit did not
 
 from __future__ import annotations
 
-from branchwise.bundle.outline import outline
-from branchwise.bundle.tokens import token_counter
-from branchwise.search import SearchRequest
-from branchwise.views import OUTLINE, delivered
+from branchwise.verify.outline import outline
+from branchwise.review.bundle.tokens import token_counter
+from branchwise.search.hybrid import SearchRequest
+from branchwise.verify.views import OUTLINE, delivered
 
 
 def scope_all_adds_history_only(ws, questions, branches) -> int:

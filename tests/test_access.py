@@ -19,7 +19,7 @@ import pytest
 from branchwise.backends.backend import Backend
 from branchwise.config import Config
 from branchwise.errors import AccessDeniedError, UsageError
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

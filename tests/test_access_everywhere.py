@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

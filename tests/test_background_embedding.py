@@ -24,10 +24,12 @@ import faiss
 import numpy as np
 import pytest
 
-from branchwise import embedstage, worker_record
+from branchwise.index import embedstage
+
+from branchwise.store import worker_record
 from branchwise.embedding import get_embedder
 from branchwise.mcp_server.service import AgentService
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.progress import PlainProgress
 from gittools import GitBuilder
@@ -389,7 +391,8 @@ def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_p
 
 
 def test_the_hooks_and_the_mcp_refresh_return_searchable_and_leave_the_embedding_to_a_worker(tmp_path):
-    from branchwise import hook_run, hooks
+    from branchwise import hook_run
+    from branchwise.index import hooks
     from branchwise.mcp_server.refresh import Refresher
 
     repo = build_repo(tmp_path / "repo")

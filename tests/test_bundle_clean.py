@@ -13,10 +13,12 @@ import xml.etree.ElementTree as ET
 import pytest
 from gittools import GitBuilder
 
-from branchwise import labels, stats
+from branchwise.review import labels
+
+from branchwise.review import stats
 from branchwise_cli.main import main
 from branchwise.models import Label
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
 CART = '''import os

@@ -16,7 +16,7 @@ import json
 import pytest
 from gittools import GitBuilder
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
 

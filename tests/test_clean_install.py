@@ -71,7 +71,7 @@ def test_the_wheel_installs_without_torch_and_searches_with_the_default_model(cl
     assert exported.returncode == 0, exported.stderr[-2000:]
     assert "Source: " in bundle.read_text()
     # token counts by our own o200k_base counter, its rank file inside the wheel; no bpe-openai
-    counter = run(python, "-c", "from branchwise.bundle.tokens import token_counter; print(token_counter().name)",
+    counter = run(python, "-c", "from branchwise.review.bundle.tokens import token_counter; print(token_counter().name)",
                   env=env, cwd=tmp_path)
     assert counter.stdout.strip() == "o200k_base (branchwise, tiktoken ranks)", counter.stderr[-2000:]
     assert run(python, "-c", "import bpe_openai").returncode != 0

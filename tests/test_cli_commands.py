@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from gittools import GitBuilder
 
-from branchwise.lock import WriteLock
+from branchwise.store.lock import WriteLock
 
 ORDERS = '''def cancel_order(order):
     """Cancel an order once."""
@@ -120,7 +120,7 @@ def test_labels_export_and_import_round_trip_through_another_index(repo, tmp_pat
     first, second = tmp_path / "first", tmp_path / "second"
     for index in (first, second):
         assert cli("index", repo.path, "--index", index).returncode == 0
-    from branchwise.search import SearchRequest
+    from branchwise.search.hybrid import SearchRequest
     from branchwise.workspace import Workspace
     from branchwise.models import Label
 

@@ -32,11 +32,11 @@ sys.path.insert(0, str(ROOT))
 
 from shared_data import realrepo_bundle  # noqa: E402
 from bench.realrepos import clone  # noqa: E402
-from branchwise.gitrepo import GitRepo  # noqa: E402
+from branchwise.git.repo import GitRepo  # noqa: E402
 from branchwise.mcp_server.service import AgentService  # noqa: E402
-from branchwise.search import SearchRequest  # noqa: E402
-from branchwise.tours import Tour, check_tour  # noqa: E402
-from branchwise.tours.record import step_at  # noqa: E402
+from branchwise.search.hybrid import SearchRequest  # noqa: E402
+from branchwise.review.tours import Tour, check_tour  # noqa: E402
+from branchwise.review.tours.record import step_at  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
 from branchwise_cli.main import main  # noqa: E402
 

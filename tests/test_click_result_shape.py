@@ -34,9 +34,9 @@ sys.path.insert(0, str(ROOT))
 from shared_data import realrepo_bundle  # noqa: E402
 from bench.realrepos import CachedEmbedder, clone, load_questions  # noqa: E402
 from branchwise.embedding import get_embedder  # noqa: E402
-from branchwise.bundle.tokens import token_counter  # noqa: E402
-from branchwise.search import SearchRequest  # noqa: E402
-from branchwise.views import delivered  # noqa: E402
+from branchwise.review.bundle.tokens import token_counter  # noqa: E402
+from branchwise.search.hybrid import SearchRequest  # noqa: E402
+from branchwise.verify.views import delivered  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
 from delivered_oracle import changed_direct_members, chunks_at  # noqa: E402
 from result_shape_checks import budget_keeps_the_best, scope_all_adds_history_only  # noqa: E402
@@ -108,7 +108,7 @@ def test_scope_all_leaves_the_branchs_results_as_they_are(click):
 
 def test_a_class_whose_method_changed_is_changed_in_full(click, tmp_path):
     """release/8.0's index, verified against release/8.1: `Option` changed methods between the two."""
-    from branchwise.views import FULL
+    from branchwise.verify.views import FULL
 
     # every class of core.py (ten), whatever the ranking: which of them wins a tie is no matter here
     request = SearchRequest(ENVVARS, "release/8.0", top_k=30, path_prefix="src/click/core.py", symbol_type="class")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.store import DB_FILE
 from branchwise.backends.local.vectors import VectorIndex
 from branchwise.workspace import Workspace

@@ -18,11 +18,11 @@ from delivered_oracle import agrees, is_outline_of
 from gittools import GitBuilder
 
 from branchwise.chunking import chunk_file
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.mcp_server.service import AgentService
-from branchwise.search import SearchRequest
-from branchwise.tours import Tour, check_tour
-from branchwise.tours.record import step_at
+from branchwise.search.hybrid import SearchRequest
+from branchwise.review.tours import Tour, check_tour
+from branchwise.review.tours.record import step_at
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
 

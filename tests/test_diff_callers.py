@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from branchwise.chunking.grammars import parser
-from branchwise.references import references
+from branchwise.review.references import references
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
 from gittools import GitBuilder

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from branchwise.chunking.embedding_text import DESCRIPTION_WORDS, description
-from branchwise.docrank import DocstringReranker
+from branchwise.search.docrank import DocstringReranker
 from branchwise.embedding.hashing import HashingEmbedder
 from branchwise.models import Identity, Result
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

@@ -19,7 +19,7 @@ from branchwise.embedding.location import BASE_MODEL
 from branchwise.embedding.onnx_export import MANIFEST, MODEL_FILE, ensure_export, export_dir
 from branchwise.embedding.onnx_model import OnnxEmbedder
 from branchwise.errors import UsageError
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
 CODE = [

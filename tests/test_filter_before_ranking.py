@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from gittools import GitBuilder
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
 #: More than any channel's search depth (max(50, 5 * top_k) for the top_k used here).

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from branchwise.gitrepo import GitRepo
-from branchwise.search import SearchRequest
+from branchwise.git.repo import GitRepo
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

@@ -7,7 +7,7 @@ import os
 
 from hypothesis import given, strategies as st
 
-from branchwise.gitnames import canonical_name, git_arg, name_bytes, name_from_git
+from branchwise.git.names import canonical_name, git_arg, name_bytes, name_from_git
 
 LATIN1 = b"caf\xe9.py"  # café.py as Latin-1: not UTF-8
 LATIN1_NAME = "caf\\xe9.py"

@@ -18,9 +18,9 @@ import re
 import pytest
 from gittools import GitBuilder
 
-from branchwise.labels import effective_label
+from branchwise.review.labels import effective_label
 from branchwise.models import Label
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
 NUMBERS = '''def format_invoice_number(year, serial):

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import branchwise
-from branchwise import hooks
+from branchwise.index import hooks
 from branchwise.workspace import Workspace
 
 from gittools import GitBuilder

@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from branchwise import hooks, status as status_module, worker_record
+from branchwise.index import hooks
+
+from branchwise.review import status as status_module
+
+from branchwise.store import worker_record
 from branchwise.errors import UsageError
 
 from gittools import GitBuilder

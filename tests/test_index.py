@@ -14,8 +14,8 @@ import pytest
 
 from branchwise.chunking import chunk_file
 from branchwise.errors import IndexLockedError, UsageError
-from branchwise.lock import WriteLock
-from branchwise.search import SearchRequest
+from branchwise.store.lock import WriteLock
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

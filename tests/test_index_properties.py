@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 from test_index import live_symbols, tip_symbols

@@ -6,7 +6,7 @@ import tomllib
 import pytest
 
 from branchwise.errors import UsageError
-from branchwise.labels import (
+from branchwise.review.labels import (
     apply_labels, clear_label, default_label, ensure_schema, export_labels, import_labels, is_override,
     labels_for, list_labels, notes_for, set_label,
 )

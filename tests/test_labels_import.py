@@ -13,7 +13,7 @@ import pytest
 import tomli_w
 
 from branchwise.errors import UsageError
-from branchwise.labels import ensure_schema, import_labels, list_labels
+from branchwise.review.labels import ensure_schema, import_labels, list_labels
 
 HASH = "ab" * 32
 
@@ -86,7 +86,7 @@ def test_an_import_is_one_transaction(conn, tmp_path):
 def test_the_fast_reader_reads_exports_exactly_as_toml(note):
     import tomllib
 
-    from branchwise.labelfile import label_tables
+    from branchwise.review.labelfile import label_tables
 
     text = tomli_w.dumps({"repository": "shop", "label": [entry(1, note=note), entry(2, path=f"src/{note}.py")]})
     assert list(label_tables(text)) == tomllib.loads(text)["label"]
@@ -104,7 +104,7 @@ def test_the_fast_reader_reads_exports_exactly_as_toml(note):
     '[[label]]\npath = "\\U0001F600.py"\n',
 ])
 def test_anything_else_is_read_by_tomllib(conn, tmp_path, text):
-    from branchwise.labelfile import NotExportFormat, label_tables
+    from branchwise.review.labelfile import NotExportFormat, label_tables
 
     with pytest.raises(NotExportFormat):
         list(label_tables(text))

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from branchwise.lexical import fts_query, name_query, query_terms
-from branchwise.lexical_sparse import query_stems
-from branchwise.search import SearchRequest
+from branchwise.search.lexical_sparse import query_stems
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

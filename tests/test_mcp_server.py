@@ -21,8 +21,8 @@ from anyio.from_thread import start_blocking_portal
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from branchwise.models import Label
-from branchwise.bundle.tokens import token_counter
-from branchwise.search import SearchRequest
+from branchwise.review.bundle.tokens import token_counter
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.jsonschemas import checked
 from gittools import GIT_ENV
@@ -238,7 +238,7 @@ def test_a_refreshed_branch_answers_by_name_while_its_vectors_are_missing(indexe
     new function finds it through words and names, with the coverage figure saying why; with the
     static stage (complete at once) and without it (the transformer the only dense stage, so a
     version with no vector yet must not lose to those that have one)."""
-    from branchwise import worker_record
+    from branchwise.store import worker_record
 
     monkeypatch.setenv("BRANCHWISE_STATIC_MODEL", static)
     repo = Path(shutil.copytree(indexed_shop[0], tmp_path / "shop", symlinks=True))

@@ -1,4 +1,4 @@
-"""Our o200k_base counter (branchwise/bundle/o200k.py) counts exactly what bpe-openai counts.
+"""Our o200k_base counter (branchwise/review/bundle/o200k.py) counts exactly what bpe-openai counts.
 
 bpe-openai (Rust, OpenAI's encoding) was the product's counter and stays in the `test` extra as
 the reference: every text here is counted by both and the counts must be equal. The texts are
@@ -22,8 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from branchwise.bundle import o200k, o200k_classes, tokens
-from branchwise.bundle.o200k import O200kCounter, merged_parts, merged_parts_long
+from branchwise.review.bundle import o200k, o200k_classes, tokens
+from branchwise.review.bundle.o200k import O200kCounter, merged_parts, merged_parts_long
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -185,7 +185,7 @@ for package in ('branchwise', 'branchwise_cli', 'branchwise_tui'):
     for info in pkgutil.walk_packages(root.__path__, package + '.'):
         if not info.name.endswith('__main__'):
             importlib.import_module(info.name)
-from branchwise.bundle.tokens import token_counter
+from branchwise.review.bundle.tokens import token_counter
 from branchwise.mcp_server.service import with_token_count
 counter = token_counter()
 assert counter.name.startswith('o200k_base'), counter.name

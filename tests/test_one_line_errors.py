@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from branchwise import search
-from branchwise.search import SearchRequest
+from branchwise.search import hybrid as search
+from branchwise.search.hybrid import SearchRequest
 from branchwise.errors import UsageError
 from branchwise.workspace import Workspace
 from gittools import GitBuilder

@@ -12,8 +12,8 @@ import pytest
 from gittools import GitBuilder
 
 from branchwise.models import Verdict
-from branchwise.search import SearchRequest
-from branchwise.views import delivered
+from branchwise.search.hybrid import SearchRequest
+from branchwise.verify.views import delivered
 from branchwise.workspace import Workspace
 
 CART = '''"""A shopping cart."""
@@ -148,9 +148,9 @@ def test_a_tour_step_recorded_with_the_class_lines_hash_still_holds(shop, tmp_pa
     import json
     from dataclasses import replace
 
-    from branchwise.gitrepo import GitRepo
-    from branchwise.tours import Tour
-    from branchwise.tours.record import step_at
+    from branchwise.git.repo import GitRepo
+    from branchwise.review.tours import Tour
+    from branchwise.review.tours.record import step_at
     from branchwise_cli.main import main
 
     builder, workspace, _ = shop

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from branchwise import parsing
+from branchwise.index import parsing
 from branchwise.chunking import ChunkingRules
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.store import DB_FILE
 from branchwise.workspace import Workspace
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from branchwise.models import Verdict
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

@@ -19,7 +19,7 @@ import pytest
 from branchwise.errors import BranchwiseError
 from branchwise.models import Label
 from branchwise.backends.qdrant import QdrantPublisher, close_clients
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from backend_env import backend_environment
 from gittools import GitBuilder

@@ -15,7 +15,7 @@ import pytest
 
 from branchwise.errors import UsageError
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

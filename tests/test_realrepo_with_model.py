@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.realrepos import check_questions, clone, evaluate, load_questions, summarise  # noqa: E402
-from branchwise.search import SearchRequest  # noqa: E402
+from branchwise.search.hybrid import SearchRequest  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
 
 pytestmark = pytest.mark.model

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from branchwise import recipe
+from branchwise.index import recipe
 from branchwise.chunking import chunker, embedding_text
 from branchwise.models import Label
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

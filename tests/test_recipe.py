@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from branchwise import recipe
+from branchwise.index import recipe
 from branchwise.chunking import embedding_text
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from gittools import GitBuilder
 
-from branchwise.bundle.tokens import token_counter
-from branchwise.labels import effective_label
+from branchwise.review.bundle.tokens import token_counter
+from branchwise.review.labels import effective_label
 from branchwise.models import Label
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "bench" / "questions.toml"

@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from backend_env import BACKENDS, backend_environment
 

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from branchwise.gitrepo import GitRepo
-from branchwise.snippets import verify_input
+from branchwise.git.repo import GitRepo
+from branchwise.verify.snippets import verify_input
 from branchwise.store import DB_FILE
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
@@ -109,7 +109,7 @@ def test_search_shows_redacted_text_with_the_original_hash(indexed, tmp_path):
 
 def test_a_saved_redacted_result_verifies_current(indexed, tmp_path):
     repo, workspace = indexed
-    from branchwise.search import SearchRequest
+    from branchwise.search.hybrid import SearchRequest
 
     results = workspace.search(SearchRequest("rotate vault secret", "main", top_k=3))
     saved = {"query": "q", "branch": "main", "results": [r.to_json() for r in results]}

@@ -9,8 +9,8 @@ from gittools import GitBuilder
 from test_verify import LEGACY, PATHS, SERVICE, TEXT, indexed_results, move_past_index
 
 from branchwise.errors import UsageError
-from branchwise.gitrepo import GitRepo
-from branchwise.snippets import verify_input
+from branchwise.git.repo import GitRepo
+from branchwise.verify.snippets import verify_input
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from branchwise.embedding import DEFAULT_MODEL, get_embedder, static_companion
 from branchwise.embedding.location import SHIPPED_MANIFEST, SHIPPED_MODELS_DIR, shipped_models
 from branchwise.embedding.static_model import StaticEmbedder
 from branchwise.errors import UsageError
-from branchwise.search import SearchRequest
-from branchwise.question_shape import shape_of
+from branchwise.search.hybrid import SearchRequest
+from branchwise.search.question_shape import shape_of
 from branchwise.workspace import Workspace
 
 STATIC = f"{DEFAULT_MODEL}-static"
@@ -151,7 +151,7 @@ def test_transformer_off_makes_the_static_model_the_only_dense_stage(shop_repo, 
     assert ws.embedder.name == STATIC and ws.static_embedder is None
     assert ws.dense_coverage(branch).complete
     assert ws.search(SearchRequest("refund a payment", branch, top_k=3))
-    code = ("import sys; from branchwise.workspace import Workspace; from branchwise.search import SearchRequest; "
+    code = ("import sys; from branchwise.workspace import Workspace; from branchwise.search.hybrid import SearchRequest; "
             f"ws = Workspace({str(shop_repo)!r}, {str(index)!r}); "
             f"ws.search(SearchRequest('refund a payment', {branch!r}, top_k=3)); "
             "print('onnxruntime' in sys.modules, 'torch' in sys.modules)")

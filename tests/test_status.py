@@ -11,7 +11,7 @@ import json
 import pytest
 
 from branchwise_cli.main import main
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 
@@ -96,7 +96,7 @@ def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo,
 
 
 def test_an_index_run_compacts_the_stale_file_to_the_failures_still_pending(repo):
-    from branchwise import stale
+    from branchwise.verify import stale
 
     ws = Workspace(repo.path)
     ws.index(["main", "feature"])

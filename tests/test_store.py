@@ -63,7 +63,7 @@ def test_branch_records_leave_the_shared_connection_as_it_was(tmp_path):
 
 
 def test_the_labels_table_can_stand_alone():
-    from branchwise.labels import ensure_schema
+    from branchwise.review.labels import ensure_schema
 
     conn = sqlite3.connect(":memory:")
     ensure_schema(conn)

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from branchwise.models import Label
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
 from gittools import GitBuilder

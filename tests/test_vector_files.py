@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from branchwise.backends.local.vectors import VectorIndex, read_delta
-from branchwise.lock import LOCK_FILE
+from branchwise.store.lock import LOCK_FILE
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

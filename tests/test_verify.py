@@ -7,9 +7,9 @@ from gittools import GitBuilder
 
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.models import PathClass, Result, Verdict
-from branchwise.verify import Verifier
+from branchwise.verify.verifier import Verifier
 
 SERVICE = '''"""Orders."""
 

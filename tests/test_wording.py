@@ -8,7 +8,7 @@ import json
 import pytest
 from gittools import GitBuilder
 
-from branchwise import stats
+from branchwise.review import stats
 from branchwise.wording import plural
 from branchwise_cli.main import main
 

@@ -15,10 +15,10 @@ import time
 import pytest
 
 from branchwise.errors import IndexLockedError
-from branchwise.indexer import Indexer
-from branchwise.lock import WriteLock
+from branchwise.index.indexer import Indexer
+from branchwise.store.lock import WriteLock
 from branchwise.models import Label
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from gittools import GitBuilder
 

@@ -14,10 +14,10 @@ from contextlib import contextmanager
 import pytest
 from gittools import GitBuilder
 
-from branchwise.bundle import manifest_path_for, write_bundle
-from branchwise.gitrepo import GitRepo
-from branchwise.tours import Step, Tour
-from branchwise.tours.codetour import write_codetour
+from branchwise.review.bundle import manifest_path_for, write_bundle
+from branchwise.git.repo import GitRepo
+from branchwise.review.tours import Step, Tour
+from branchwise.review.tours.codetour import write_codetour
 from branchwise_cli.main import main
 from test_bundle import context_for, verified
 from test_verify import indexed_results

@@ -11,10 +11,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from branchwise.arguments import choice_problem, valid_values
+from branchwise.search.arguments import choice_problem, valid_values
 from branchwise.display import escape_controls, escape_text, safe_json
 from branchwise.errors import UsageError
-from branchwise.search import SearchRequest, check_top_k
+from branchwise.search.hybrid import SearchRequest, check_top_k
 from branchwise.workspace import Workspace
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -46,7 +46,7 @@ class Parser(argparse.ArgumentParser):
 
 def choices_of(name: str):
     """An argparse `type` for the filter `name` that refuses a value outside its vocabulary
-    with the list, in the words every caller gets (branchwise.arguments)."""
+    with the list, in the words every caller gets (branchwise.search.arguments)."""
     def check(value: str) -> str:
         problem = choice_problem(name, value)
         if problem is not None:

@@ -9,8 +9,8 @@ the whole reads in a minute; `--json` has everything.
 
 from __future__ import annotations
 
-from branchwise.branchdiff import BranchDiff, SymbolChange
-from branchwise.diffsummary import GROUPS, signature_of
+from branchwise.review.branchdiff import BranchDiff, SymbolChange
+from branchwise.review.diffsummary import GROUPS, signature_of
 from branchwise.display import escape_controls, escape_text
 
 GROUP_TITLES = {"source": "Source", "test": "Tests", "docs": "Docs", "example": "Examples",

@@ -14,7 +14,7 @@ from types import ModuleType
 from branchwise import __version__
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
-from branchwise.gitnames import canonical_name
+from branchwise.git.names import canonical_name
 from branchwise.store import database_error
 from branchwise.suggest import closest
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser, name_output

@@ -79,7 +79,7 @@ class Config:
     #: consecutive rising sessions after which `stats` recommends re-indexing
     rising_sessions: int = 3
     #: a container result (class, interface, trait, impl) longer than this many lines carries its
-    #: outline in search answers; its members do the recall (see branchwise/views.py)
+    #: outline in search answers; its members do the recall (see branchwise/verify/views.py)
     container_full_max_lines: int = 40
     #: any other result (a long function, a whole document) longer than this carries the outline
     #: of its text (signatures, docstrings, comments) in search answers

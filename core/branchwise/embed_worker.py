@@ -16,9 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from branchwise import worker_record
-from branchwise.background import Target, record
-from branchwise.lock import WriteLock
+from branchwise.store import worker_record
+from branchwise.index.background import Target, record
+from branchwise.store.lock import WriteLock
 from branchwise.store import utc_now
 
 #: how long a worker that yielded waits before it tries to take the lock back
@@ -44,7 +44,7 @@ class _Signals:
 
 def run_worker(repo: Path, index_dir: Path, lock: WriteLock, first: list[str], signals: _Signals) -> int:
     """Embed everything missing under `lock`; 0 when done (or stopped), 1 when it failed."""
-    from branchwise import embedstage
+    from branchwise.index import embedstage
     from branchwise.workspace import Workspace
 
     workspace = Workspace(repo, index_dir)

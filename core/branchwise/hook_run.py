@@ -23,8 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from branchwise import hooks, worker_record
-from branchwise.lock import LOCK_FILE
+from branchwise.index import hooks
+
+from branchwise.store import worker_record
+from branchwise.store.lock import LOCK_FILE
 
 
 

@@ -19,28 +19,38 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from branchwise import grammar_upgrade, labels, pins, stale, stats, usage
-from branchwise.access import Restriction, current_user, restriction_for
-from branchwise.advice import repository_advice, results_note
+from branchwise.index import grammar_upgrade
+
+from branchwise.review import labels
+
+from branchwise.search import pins
+
+from branchwise.verify import stale
+
+from branchwise.review import stats
+
+from branchwise.review import usage
+from branchwise.search.access import Restriction, current_user, restriction_for
+from branchwise.review.advice import repository_advice, results_note
 from branchwise.backends import Backend, VectorStore
 from branchwise.backends.backend import VectorStores
-from branchwise.bundle import (
+from branchwise.review.bundle import (
     Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
 )
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
 from branchwise.embedding.location import model_available
 from branchwise.errors import AccessDeniedError, UsageError
-from branchwise.gitnames import git_arg
-from branchwise.gitrepo import GitRepo
-from branchwise.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
-from branchwise.lock import WriteLock
-from branchwise.recipe import ModelChange, RecipeChange
-from branchwise.recipe import migrate as migrate_recipe
+from branchwise.git.names import git_arg
+from branchwise.git.repo import GitRepo
+from branchwise.index.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
+from branchwise.store.lock import WriteLock
+from branchwise.index.recipe import ModelChange, RecipeChange
+from branchwise.index.recipe import migrate as migrate_recipe
 from branchwise.models import Label, Result
-from branchwise.pins import Pin, PinKey
-from branchwise.search import BranchInfo, HybridSearch, SearchRequest
-from branchwise.standpoint import Standpoint, checked_out, enclosing_repository
+from branchwise.search.pins import Pin, PinKey
+from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest
+from branchwise.git.standpoint import Standpoint, checked_out, enclosing_repository
 from branchwise.suggest import with_suggestion
 from branchwise.store import DB_FILE, Store, require_index, resolve_index_dir
 
@@ -280,7 +290,7 @@ class Workspace:
                       order: list[str]) -> None:
         """The first dense stage: every version missing a static vector gets one now, in the
         foreground (a table lookup per token: seconds where the transformer takes minutes)."""
-        from branchwise import embedstage
+        from branchwise.index import embedstage
 
         static = self.static_embedder
         assert static is not None  # only called with a static stage
@@ -296,8 +306,9 @@ class Workspace:
                          progress: Progress | None, background: bool, others: list[VectorStore] | None = None) -> None:
         """Embed what the index is missing (every branch's, not only this run's: an interrupted
         worker's leftovers too), here or in a background worker handed the lock."""
-        from branchwise import background as worker
-        from branchwise import embedstage, worker_record
+        from branchwise.index import background as worker
+        from branchwise.index import embedstage
+        from branchwise.store import worker_record
 
         first = self._embedding_first(order)
         work = embedstage.plan(self.store, self.repo.name, self.embedder.name, first)
@@ -337,7 +348,7 @@ class Workspace:
 
     def embedding_worker(self) -> dict | None:
         """The background embedding worker's record (worker_record.py), or None."""
-        from branchwise import worker_record
+        from branchwise.store import worker_record
 
         return worker_record.read(self.index_dir)
 
@@ -385,19 +396,19 @@ class Workspace:
 
     def install_hooks(self) -> dict[str, str]:
         """Install the git hooks that refresh this index in the background (see hooks.py)."""
-        from branchwise import hooks
+        from branchwise.index import hooks
 
         return hooks.install(self._work_tree(), self.index_dir)
 
     def uninstall_hooks(self) -> dict[str, str]:
         """Remove the hooks and restore those they chained to."""
-        from branchwise import hooks
+        from branchwise.index import hooks
 
         return hooks.uninstall(self._work_tree())
 
     def hooks_status(self) -> dict:
         """Whether the hooks are installed, and when the last background refresh ran and how it ended."""
-        from branchwise import hooks
+        from branchwise.index import hooks
 
         return hooks.status(self._work_tree(), self.index_dir)
 
@@ -480,7 +491,7 @@ class Workspace:
 
         `verifier` (for `request.branch`) lets many searches, or a search and its bundle
         context, share one target lookup."""
-        from branchwise import views
+        from branchwise.verify import views
 
         if request.detail not in views.DETAILS:
             raise UsageError(f"unknown detail {request.detail!r} (choose from {', '.join(views.DETAILS)})")
@@ -509,14 +520,14 @@ class Workspace:
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""
-        from branchwise.status import repository_status
+        from branchwise.review.status import repository_status
 
         return repository_status(self)
 
     def freshness(self, count_for: set[str] | None = None) -> list[dict]:
         """Each indexed branch's commit against its tip: cheap enough to run before every answer.
         `count_for`: count commits behind only for these branches (default: all)."""
-        from branchwise.status import branch_freshness
+        from branchwise.review.status import branch_freshness
 
         tips = self.repo.branches()
         return [branch_freshness(self.repo, info, tips, count=count_for is None or info.name in count_for)
@@ -528,7 +539,7 @@ class Workspace:
 
     def _parent_text(self, result: Result) -> str | None:
         """A result's enclosing symbol's whole text (a class around a lone method)."""
-        from branchwise.container_text import text_in_file
+        from branchwise.verify.container_text import text_in_file
 
         if not result.parent:
             return None
@@ -536,7 +547,7 @@ class Workspace:
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
-        from branchwise.verify import Verifier
+        from branchwise.verify.verifier import Verifier
 
         restriction = self.restriction
         return Verifier(self.repo, branch, against=against, rules=self.config.chunking_rules(),
@@ -548,7 +559,7 @@ class Workspace:
 
     def verify_snippets(self, source: Path | str, branch: str | None = None, against: str | None = None) -> list[dict]:
         """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
-        from branchwise.snippets import verify_input
+        from branchwise.verify.snippets import verify_input
 
         return verify_input(source, self.repo, branch=branch, against=against, rules=self.config.chunking_rules(),
                             allows=self._allows)
@@ -557,15 +568,15 @@ class Workspace:
              progress=None):
         """The symbol diff of `branch` against its merge-base with `base` (see branchdiff.py);
         `progress(stage, done, total)` hears of its stages."""
-        from branchwise.branchdiff import build_diff
+        from branchwise.review.branchdiff import build_diff
 
         return build_diff(self, branch, base, impact=impact, refresh=refresh, progress=progress)
 
     def check_tour(self, tour, branch: str):
         """Verify every step of a tour against `branch` (see tours/check.py); a step on code the
         user may not read is withheld (tours/withheld.py)."""
-        from branchwise.tours import check_tour
-        from branchwise.tours.withheld import withhold_unreadable
+        from branchwise.review.tours import check_tour
+        from branchwise.review.tours.withheld import withhold_unreadable
 
         return withhold_unreadable(check_tour(self, tour, branch), self.may_read)
 
@@ -595,7 +606,7 @@ class Workspace:
         conn, repository = self.store.conn, self.repo.name
 
         def member_labels(result: Result) -> list[LabelledMember]:
-            from branchwise.container_text import text_in_file
+            from branchwise.verify.container_text import text_in_file
 
             return [LabelledMember(name, label, text_in_file(self.repo, result, name, text) or text)
                     for name, label, text in
@@ -734,7 +745,7 @@ class Workspace:
     def export_labels(self, path: Path, force: bool = False) -> int:
         """Write this repository's labels (those the user may read) as TOML; returns how many.
         An existing file is kept unless `force` (outfiles.py)."""
-        from branchwise.outfiles import refuse_overwrite
+        from branchwise.review.outfiles import refuse_overwrite
 
         return labels.export_labels(self.store.conn, self.repo.name, refuse_overwrite(Path(path), force),
                                     allows=self._allows)
@@ -824,7 +835,7 @@ class Workspace:
         """What an output of `branch`'s results says about its index, when anything: behind
         the tip ("index behind main tip by 2 commits: run `branchwise index` (...)") or
         uncommitted edits (advice.py; the words `status` and `stats` use)."""
-        from branchwise.status import branch_entry
+        from branchwise.review.status import branch_entry
 
         info = next((b for b in self.indexed_branches() if b.name == branch), None)
         return None if info is None else results_note(branch_entry(self, info))

@@ -5,9 +5,9 @@ from __future__ import annotations
 from gittools import GitBuilder
 
 from branchwise.chunking import chunk_file
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.models import Result, Verdict
-from branchwise.verify import Verifier
+from branchwise.verify.verifier import Verifier
 
 PYPROJECT = """[build-system]
 requires = ["setuptools>=68"]

@@ -23,9 +23,9 @@ def hashing_model(monkeypatch):
 
 @pytest.fixture
 def frozen_clock(monkeypatch):
-    import branchwise.indexer
+    import branchwise.index.indexer
 
-    monkeypatch.setattr(branchwise.indexer, "utc_now", lambda: FROZEN_NOW)
+    monkeypatch.setattr(branchwise.index.indexer, "utc_now", lambda: FROZEN_NOW)
 
 
 def index_all(repo: Path, index_dir: Path) -> None:
@@ -102,14 +102,14 @@ def click_index(tmp_path_factory) -> tuple[Path, Path]:
     Skipped when the bundle is not beside the checkout (see bench/realrepos.py)."""
     import sys
 
-    import branchwise.indexer
+    import branchwise.index.indexer
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from shared_data import realrepo_clone
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("BRANCHWISE_MODEL", "hashing-384")
-        patch.setattr(branchwise.indexer, "utc_now", lambda: FROZEN_NOW)
+        patch.setattr(branchwise.index.indexer, "utc_now", lambda: FROZEN_NOW)
         repo = realrepo_clone("click", tmp_path_factory.mktemp("realrepos"))
         index_dir = tmp_path_factory.mktemp("click-index")
         workspace = Workspace(repo, index_dir)

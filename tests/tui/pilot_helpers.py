@@ -49,8 +49,8 @@ def write_stats_log(repo, index_dir) -> None:
     """A log of real sessions over the sample, with fixed timestamps instead of the clock's."""
     import json
 
-    from branchwise import stats
-    from branchwise.search import SearchRequest
+    from branchwise.review import stats
+    from branchwise.search.hybrid import SearchRequest
     from branchwise.workspace import Workspace
 
     workspace = Workspace(repo, index_dir)

@@ -164,7 +164,7 @@ async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
 @run_async
 async def test_u_undoes_label_and_note_changes_one_at_a_time_in_the_store(shop_index):
     from branchwise.models import Label, Verdict
-    from branchwise.search import SearchRequest
+    from branchwise.search.hybrid import SearchRequest
     from branchwise_tui.widgets.keybar import KeyBar
     from pilot_helpers import select_row
 

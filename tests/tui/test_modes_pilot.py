@@ -13,10 +13,10 @@ import subprocess
 from pilot_helpers import run_async, settle
 from textual.widgets import DataTable, Static
 
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.models import Label
-from branchwise.tours import Tour
-from branchwise.tours.record import step_at
+from branchwise.review.tours import Tour
+from branchwise.review.tours.record import step_at
 from branchwise.workspace import Workspace
 from branchwise_tui.app import create_app
 from branchwise_tui.screens.diff import DiffScreen

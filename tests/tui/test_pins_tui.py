@@ -7,7 +7,7 @@ import pytest
 from pilot_helpers import run_async, select_row, settle
 from textual.widgets import Input
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.app import create_app
 from branchwise_tui.widgets.results import PIN, ResultsTable

@@ -14,7 +14,7 @@ import stat
 from pilot_helpers import run_async, select_row, settle, write_stats_log
 
 from branchwise.models import Label, Verdict
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.app import create_app
 from branchwise_tui.keys import KEYS
@@ -183,7 +183,7 @@ async def test_edit_a_labels_note(shop_index, tmp_path):
         await settle(pilot)
         assert app.session.notes[deleted.version_id] == "the idempotency design"
         assert "Purpose: reference for the idempotency design only" in "\n".join(app.session.header(deleted))
-    from branchwise import labels
+    from branchwise.review import labels
     stored = labels.notes_for(Workspace(repo, index_dir).store.conn, repo.name, [deleted.version_id])
     assert stored == {deleted.version_id: "the idempotency design"}
 

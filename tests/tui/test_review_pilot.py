@@ -8,7 +8,7 @@ from rich.syntax import Syntax
 from pilot_helpers import run_async, select_row, settle
 
 from branchwise.models import Label, Verdict
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.app import create_app
 from branchwise_tui.widgets.preview import Preview
@@ -108,7 +108,7 @@ async def test_worker_error_becomes_a_notification(shop_index):
 
 @run_async
 async def test_quit_records_the_session_in_the_stats(shop_index):
-    from branchwise import stats
+    from branchwise.review import stats
 
     repo, index_dir = shop_index
     app = create_app(Workspace(repo, index_dir), branch="main", query=QUERY)

@@ -9,7 +9,7 @@ from gittools import GIT_ENV
 from pilot_helpers import run_async, settle
 from textual.widgets import DataTable
 
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.app import create_app
 from branchwise_tui.screens.status import StatusScreen

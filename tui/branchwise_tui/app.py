@@ -26,9 +26,9 @@ from textual.worker import Worker, WorkerState
 
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
-from branchwise.gitnames import work_tree_path
+from branchwise.git.names import work_tree_path
 from branchwise.models import Label, Result, Verdict
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_tui.commands import ReviewCommands
 from branchwise_tui.editor import chosen_editor, editor_command
@@ -394,7 +394,7 @@ class BranchwiseApp(App[None]):
         result = self.selected
         if result is None:
             return
-        from branchwise.labels import effective_label
+        from branchwise.review.labels import effective_label
 
         label = (result.label or effective_label(result)).value
         note = self.session.notes.get(result.version_id, "")

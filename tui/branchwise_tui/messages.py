@@ -12,7 +12,7 @@ from typing import Any
 from textual.message import Message
 
 from branchwise.models import Result
-from branchwise.search import BranchInfo, SearchRequest
+from branchwise.search.hybrid import BranchInfo, SearchRequest
 from branchwise_tui.session import LabelChange, Target
 
 

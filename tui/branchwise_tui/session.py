@@ -12,16 +12,16 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from branchwise.bundle import BundleContext
-from branchwise.bundle.overlap import REFERENCE
+from branchwise.review.bundle import BundleContext
+from branchwise.review.bundle.overlap import REFERENCE
 from branchwise.errors import BranchwiseError
 from branchwise.display import escape_controls
-from branchwise.bundle import shown_for
-from branchwise.citation import Shown
-from branchwise.coverage import Coverage
-from branchwise.labels import LabelRecord, effective_label
+from branchwise.review.bundle import shown_for
+from branchwise.verify.citation import Shown
+from branchwise.search.coverage import Coverage
+from branchwise.review.labels import LabelRecord, effective_label
 from branchwise.models import Label, Result
-from branchwise.search import BranchInfo, SearchRequest
+from branchwise.search.hybrid import BranchInfo, SearchRequest
 from branchwise.workspace import Workspace
 
 DEFAULT_BUNDLE = Path("branchwise-bundle.md")

@@ -8,8 +8,8 @@ did not expect, this says where it came from. The Qdrant API key is never printe
 from __future__ import annotations
 
 from branchwise.config import Config
-from branchwise.gitrepo import GitRepo
-from branchwise.standpoint import enclosing_repository
+from branchwise.git.repo import GitRepo
+from branchwise.git.standpoint import enclosing_repository
 from branchwise.store.database import resolve_index_dir
 from branchwise_cli.common import EXIT_OK, as_user, echo, index_option, json_option, print_json
 

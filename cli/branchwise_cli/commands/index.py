@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from branchwise.status import ref_words
+from branchwise.review.status import ref_words
 from branchwise_cli.common import EXIT_OK, backend, echo, echo_text, index_option, json_option, print_json, workspace
 from branchwise_cli.progress import make_progress
 

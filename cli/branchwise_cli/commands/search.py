@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from branchwise.coverage import coverage_note
+from branchwise.search.coverage import coverage_note
 from branchwise.errors import UsageError
 from branchwise.models import Result
 from branchwise.wording import plural

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from branchwise import stats, usage
+from branchwise.review import stats
+
+from branchwise.review import usage
 from branchwise.errors import UsageError
 from branchwise.workspace import Workspace
 from branchwise_cli.common import EXIT_OK, as_user, echo_text, index_option, json_option, print_json, workspace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise.status import render_text
+from branchwise.review.status import render_text
 from branchwise.workspace import Workspace
 from branchwise_cli.common import EXIT_OK, as_user, echo_text, index_option, json_option, print_json
 

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from branchwise.errors import UsageError
-from branchwise.outfiles import refuse_overwrite
-from branchwise.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
+from branchwise.review.outfiles import refuse_overwrite
+from branchwise.review.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
 from branchwise.wording import plural
 from branchwise_cli.common import EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json, workspace
 
@@ -42,7 +42,7 @@ _OWN = {flag for _what, flags in ACTION_HELP.values() for flag in flags}
 def add_arguments(p) -> None:
     p.add_argument("-h", "--help", action=_ActionHelp, help="show this help (after an action: its own) and exit")
     p.add_argument("action", choices=ACTIONS, help="what to do with the tour")
-    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
+    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/review/tours/ "
                    "(import-codetour: the .tour file to read)")
     _options(p)
 
@@ -82,7 +82,7 @@ class _ActionHelp(argparse.Action):
         what, own = ACTION_HELP[action]
         helper = argparse.ArgumentParser(prog=f"{parser.prog} {action}", description=what)
         helper.add_argument("tour", metavar="TOUR", help="the .tour file to read" if action == "import-codetour"
-                            else "a tour file, or a name under .branchwise/tours/")
+                            else "a tour file, or a name under .branchwise/review/tours/")
         _options(helper, own)
         helper.print_help()
         parser.exit()
@@ -141,7 +141,7 @@ def _fix(args, workspace) -> int:
 
 
 def _show(args, workspace) -> int:
-    from branchwise.tours.render import render_show
+    from branchwise.review.tours.render import render_show
 
     check = _checked(args, workspace)
     if args.json:
@@ -152,7 +152,7 @@ def _show(args, workspace) -> int:
 
 
 def _record(args, workspace) -> int:
-    from branchwise.tours.record import record_tour
+    from branchwise.review.tours.record import record_tour
 
     path = _tour_path(args, workspace)
     if args.query and not args.from_labels:
@@ -166,7 +166,7 @@ def _record(args, workspace) -> int:
 
 
 def _import_codetour(args, workspace) -> int:
-    from branchwise.tours.codetour import import_codetour, read_codetour
+    from branchwise.review.tours.codetour import import_codetour, read_codetour
 
     if not args.out:
         raise UsageError("import-codetour needs --out TOUR (the tour to write)")
@@ -181,7 +181,7 @@ def _import_codetour(args, workspace) -> int:
 
 
 def _export_codetour(args, workspace) -> int:
-    from branchwise.tours.codetour import export_codetour, write_codetour
+    from branchwise.review.tours.codetour import export_codetour, write_codetour
 
     if not args.out:
         raise UsageError("export-codetour needs --out FILE.tour")

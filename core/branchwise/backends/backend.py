@@ -20,7 +20,7 @@ from branchwise.errors import UsageError
 if TYPE_CHECKING:
     from branchwise.config import Config
     from branchwise.embedding import Embedder
-    from branchwise.search import HybridSearch
+    from branchwise.search.hybrid import HybridSearch
     from branchwise.store import Store
 
 

@@ -26,11 +26,11 @@ from pathlib import Path
 import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
-from branchwise import gitbranches
+from branchwise.git import branches as gitbranches
 from branchwise.errors import BranchwiseError, UsageError
-from branchwise.gitbranches import BranchRef
-from branchwise.gitnames import canonical_name, git_arg, name_from_git, work_tree_path
-from branchwise.gitsafety import safe_environment
+from branchwise.git.branches import BranchRef
+from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
+from branchwise.git.safety import safe_environment
 
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"

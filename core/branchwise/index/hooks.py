@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from branchwise.errors import UsageError
-from branchwise import worker_record
+from branchwise.store import worker_record
 
 HOOKS = ("post-commit", "post-checkout", "post-merge", "post-rewrite")
 MARKER = "# branchwise-hook 1"

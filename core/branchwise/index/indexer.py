@@ -25,10 +25,10 @@ from branchwise.chunking import path_embedding_text
 from branchwise.backends.backend import VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder
-from branchwise.gitnames import name_from_git
-from branchwise.gitrepo import FileChange, GitRepo
+from branchwise.git.names import name_from_git
+from branchwise.git.repo import FileChange, GitRepo
 from branchwise.models import Chunk
-from branchwise.parsing import ParsedFile, chunk_extras, embedding_key, parse_files  # noqa: F401 (recipe.py reads embedding_key here)
+from branchwise.index.parsing import ParsedFile, chunk_extras, embedding_key, parse_files  # noqa: F401 (recipe.py reads embedding_key here)
 from branchwise.store import BranchRecord, Store, utc_now
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total); "branch:NAME" starts a branch (position, count)

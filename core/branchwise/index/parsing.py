@@ -30,7 +30,7 @@ from multiprocessing import get_context
 
 from branchwise.chunking import ChunkingRules, chunk_file, path_embedding_text
 from branchwise.chunking.imports import used_imports
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, FileChunks, sha256_hex
 

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from branchwise.chunking import chunk_file
 from branchwise.config import Config
 from branchwise.embedding import Embedder
-from branchwise.gitrepo import FileChange, GitRepo
-from branchwise.indexer import Indexer, embed_and_store
+from branchwise.git.repo import FileChange, GitRepo
+from branchwise.index.indexer import Indexer, embed_and_store
 from branchwise.models import Chunk
 from branchwise.store import Store, VersionRecord
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from branchwise.chunking import chunk_file, embedding_text, path_embedding_text
 from branchwise.config import Config
 from branchwise.embedding import Embedder
-from branchwise.gitrepo import GitRepo
-from branchwise.indexer import embed_and_store, embedding_key
+from branchwise.git.repo import GitRepo
+from branchwise.index.indexer import embed_and_store, embedding_key
 from branchwise.models import Chunk
-from branchwise.rechunk import Rechunked, rechunk
+from branchwise.index.rechunk import Rechunked, rechunk
 from branchwise.store import Store, VersionRecord
 
 META_KEY = "embedding_recipe"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from branchwise.bundle.tokens import token_counter
+from branchwise.review.bundle.tokens import token_counter
 
 #: the longest query echoed whole; a longer one keeps its start and states its length
 QUERY_ECHO_CHARS = 200

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from branchwise.bundle.budget import BUDGET, BudgetTooSmall
+from branchwise.review.bundle.budget import BUDGET, BudgetTooSmall
 from branchwise.errors import UsageError
 from branchwise.mcp_server.answer_size import echoed, with_token_count
 from branchwise.models import Result
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 
 #: the least bundle budget tried before the answer is declared too small
 MIN_BUNDLE_TOKENS = 50

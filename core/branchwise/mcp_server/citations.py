@@ -13,9 +13,9 @@ import hashlib
 
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.models import Identity, Result, Verdict
-from branchwise.snippets import MIN_PREFIX
+from branchwise.verify.snippets import MIN_PREFIX
 
 
 def citation_result(repo: GitRepo, item: dict, rules, branch: str) -> Result | None:

@@ -15,16 +15,18 @@ import json
 import threading
 from typing import Any
 
-from branchwise import usage, views
-from branchwise.bundle.tokens import token_counter
-from branchwise.bundle import BundleContext, shown_for
+from branchwise.review import usage
+
+from branchwise.verify import views
+from branchwise.review.bundle.tokens import token_counter
+from branchwise.review.bundle import BundleContext, shown_for
 from branchwise.errors import UsageError
-from branchwise.labels import effective_label
+from branchwise.review.labels import effective_label
 from branchwise.mcp_server.answer_size import compact_json, echoed, with_token_count
 from branchwise.mcp_server.bundle_answer import BundleAnswer
 from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
 from branchwise.models import Label, Result
-from branchwise.search import SearchRequest
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
 MAX_TOP_K = 50

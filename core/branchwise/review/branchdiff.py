@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from branchwise.diffsummary import Summary, order_changes, summarise
+from branchwise.review.diffsummary import Summary, order_changes, summarise
 from branchwise.errors import UsageError
-from branchwise.impact import ImpactHit, Progress, diff_impact
+from branchwise.review.impact import ImpactHit, Progress, diff_impact
 from branchwise.models import Identity, PathClass
-from branchwise.symbols import Symbol, with_module_hashes
+from branchwise.verify.symbols import Symbol, with_module_hashes
 
 KINDS = ("added", "changed", "deleted", "moved", "renamed")
 
@@ -222,8 +222,8 @@ def build_diff(workspace, branch: str, base: str | None = None, impact: bool = T
     total)` hears of each stage: indexing, reading, impact's callers, similar and verifying.
     """
     report: Callable[[str, int, int], None] = progress or (lambda stage, done, total: None)
-    from branchwise.container_text import symbol_texts
-    from branchwise.symbols import parse_symbols
+    from branchwise.verify.container_text import symbol_texts
+    from branchwise.verify.symbols import parse_symbols
 
     repo, store = workspace.repo, workspace.store
     branches = repo.branches()

@@ -29,7 +29,7 @@ from branchwise.chunking.grammars import parser
 from branchwise.chunking.languages import language_for_path
 from branchwise.lexical import split_identifier
 from branchwise.models import EXCLUDED_CLASSES, PathClass
-from branchwise.references import HOWS, Reference, Typing, has_references, scan
+from branchwise.review.references import HOWS, Reference, Typing, has_references, scan
 from branchwise.store.records import VersionRecord
 
 #: symbols that nothing calls by name: a module's loose code, a file chunk

@@ -25,7 +25,9 @@ from pathlib import Path
 
 import tomli_w
 
-from branchwise import labelfile, pins
+from branchwise.review import labelfile
+
+from branchwise.search import pins
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 from branchwise.store import labels as store_labels

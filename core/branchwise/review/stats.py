@@ -28,11 +28,11 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
-from branchwise.access import Restriction
+from branchwise.search.access import Restriction
 from branchwise.config import Config
 from branchwise.display import escape_controls
 from branchwise.errors import UsageError
-from branchwise.labels import default_label, is_override
+from branchwise.review.labels import default_label, is_override
 from branchwise.models import Result, Verdict
 from branchwise.wording import plural
 
@@ -66,7 +66,7 @@ def record_session(
     """Append one session's record to the log and return it (None when the log is read-only).
 
     `overrides` lists the reviewer's departures from the default handling; when None they are
-    taken from the results' labels (see `branchwise.labels.is_override`). `used`: the results
+    taken from the results' labels (see `branchwise.review.labels.is_override`). `used`: the results
     the session took as `use` (a bundle's use section, a review's `use` labels), counted by
     `branchwise stats --used` (see usage.py).
     """

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timezone
-from branchwise import stale
-from branchwise.advice import branch_advice, branch_line
-from branchwise.coverage import Coverage
+from branchwise.verify import stale
+from branchwise.review.advice import branch_advice, branch_line
+from branchwise.search.coverage import Coverage
 from branchwise.display import escape_controls
-from branchwise.gitnames import name_from_git
-from branchwise.gitrepo import GitRepo
-from branchwise.search import BranchInfo
+from branchwise.git.names import name_from_git
+from branchwise.git.repo import GitRepo
+from branchwise.search.hybrid import BranchInfo
 from branchwise.wording import plural
 
 def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:

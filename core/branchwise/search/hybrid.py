@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from branchwise.arguments import check_filters
-from branchwise.coverage import Coverage
-from branchwise.docrank import DocstringReranker
+from branchwise.search.arguments import check_filters
+from branchwise.search.coverage import Coverage
+from branchwise.search.docrank import DocstringReranker
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
-from branchwise.pins import pinned_first
+from branchwise.search.pins import pinned_first
 from branchwise.suggest import closest
-from branchwise.ranking_stage import restage
+from branchwise.search.ranking_stage import restage
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_coverage
 
 if TYPE_CHECKING:

@@ -30,7 +30,7 @@ from pathlib import PurePosixPath
 
 from branchwise.models import Result
 from branchwise.ranking import role_of
-from branchwise.question_shape import defines, path_word_share, shape_of, stem_names
+from branchwise.search.question_shape import defines, path_word_share, shape_of, stem_names
 
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from branchwise import worker_record
+from branchwise.store import worker_record
 from branchwise.errors import IndexLockedError, UsageError
 from branchwise.store import make_index_dir
 

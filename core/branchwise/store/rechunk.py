@@ -1,4 +1,4 @@
-"""The writes of a re-chunking (branchwise/rechunk.py): live entries by file, tombstones and
+"""The writes of a re-chunking (branchwise/index/rechunk.py): live entries by file, tombstones and
 labels and pins moved from identities an older chunker cut to the ones that replace them."""
 
 from __future__ import annotations

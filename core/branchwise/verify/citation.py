@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from branchwise.models import Label, Result, Verdict
-from branchwise.views import REDACTION_CLAUSE, redaction_note
+from branchwise.verify.views import REDACTION_CLAUSE, redaction_note
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,10 @@ from dataclasses import replace
 from branchwise.chunking import chunk_file
 from branchwise.chunking.lines import decode, line_range_bytes
 from branchwise.chunking.outline_key import is_skeleton
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.models import Result
 from branchwise.secrets import redact
-from branchwise.symbols import Symbol
+from branchwise.verify.symbols import Symbol
 
 
 def _blob_data(repo: GitRepo, blob: str | None) -> bytes | None:

@@ -26,13 +26,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from branchwise import views
+from branchwise.verify import views
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
-from branchwise.gitnames import git_arg
-from branchwise.gitrepo import GitRepo
+from branchwise.git.names import git_arg
+from branchwise.git.repo import GitRepo
 from branchwise.models import Chunk, Identity, PathClass, Result, Verdict, version_id
-from branchwise.verify import Verifier, find_identity
+from branchwise.verify.verifier import Verifier, find_identity
 
 #: the shortest hash prefix accepted: shorter ones match other contents too easily
 MIN_PREFIX = 7
@@ -183,7 +183,7 @@ def _text_of_kind(kind: str, found: Chunk, chunks: list[Chunk]) -> str:
         container = views.container_outline(found, chunks)
         if container is not None:
             return container
-        from branchwise.bundle.outline import outline
+        from branchwise.verify.outline import outline
 
         return outline(found.text, found.identity.path, found.identity.language)
     return found.text

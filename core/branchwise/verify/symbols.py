@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 
 from branchwise.chunking import chunk_file
-from branchwise.gitrepo import GitRepo
+from branchwise.git.repo import GitRepo
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Identity, PathClass, sha256_hex
 
 

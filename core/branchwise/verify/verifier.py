@@ -27,11 +27,11 @@ from pathlib import PurePosixPath
 from git.exc import GitCommandError
 
 from branchwise.chunking import chunk_file
-from branchwise import views
+from branchwise.verify import views
 from branchwise.chunking.outline_key import is_skeleton
-from branchwise.container_text import fill_text
+from branchwise.verify.container_text import fill_text
 from branchwise.errors import UsageError
-from branchwise.gitrepo import GitRepo, git_blob_id
+from branchwise.git.repo import GitRepo, git_blob_id
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
 
 

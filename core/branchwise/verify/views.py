@@ -177,7 +177,7 @@ def is_large(result: Result, max_lines: int) -> bool:
 def with_derived_outline(result: Result) -> bool:
     """Give a result that is no container an outline view (signatures, docstrings, comments of
     its text, bodies elided), compared on its own; False when it has none or it is no smaller."""
-    from branchwise.bundle.outline import outline
+    from branchwise.verify.outline import outline
 
     full = result.views.get(FULL)
     if full is None or OUTLINE in result.views:

@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from branchwise.branchdiff import BranchDiff, SymbolChange
+from branchwise.review.branchdiff import BranchDiff, SymbolChange
 from branchwise.models import Label
 from branchwise_tui.screens.export import ExportScreen
 from branchwise_tui.screens.hosted import app_session
@@ -393,7 +393,7 @@ class DiffScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, name="export", exit_on_error=False)
     def write_bundle(self, path: Path) -> None:
-        from branchwise.diffbundle import diff_bundle
+        from branchwise.review.diffbundle import diff_bundle
 
         if self.diff is None:
             return

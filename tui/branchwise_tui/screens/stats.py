@@ -1,6 +1,6 @@
 """The statistics screen: is the index falling behind the code?
 
-It draws the core's summary of the session log (`branchwise.stats.summarize`): the failure
+It draws the core's summary of the session log (`branchwise.review.stats.summarize`): the failure
 ratio of each recorded session as a chart, which reasons and directories the failures came
 from, and whether the core recommends re-indexing. It computes nothing itself. The chart and
 the table both run oldest first; with no sessions there is a sentence, not an empty chart.
@@ -15,7 +15,7 @@ from textual.screen import Screen
 from rich.text import Text
 from textual.widgets import Footer, Header, Static
 
-from branchwise.stats import advice_line
+from branchwise.review.stats import advice_line
 from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 
 from branchwise.display import escape_controls

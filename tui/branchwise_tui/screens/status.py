@@ -1,6 +1,6 @@
 """The index status screen: what the index covers of this repository, and how current it is.
 
-It draws the core's status (`branchwise.status.repository_status`, the same structure that
+It draws the core's status (`branchwise.review.status.repository_status`, the same structure that
 `branchwise status --json` prints): each indexed branch against its tip, uncommitted edits of
 the checked-out branch ("commit, then index"), the files the index left out and why, and the
 records that failed verification and wait for a re-parse. It computes nothing itself.
@@ -17,7 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from branchwise.display import escape_controls, escape_text
-from branchwise.status import hooks_line, tip_line
+from branchwise.review.status import hooks_line, tip_line
 from branchwise_tui.screens.stats import _table
 from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 

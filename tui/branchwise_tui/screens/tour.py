@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from branchwise.tours import Tour, TourCheck
+from branchwise.review.tours import Tour, TourCheck
 from branchwise_tui.screens.hosted import app_session
 from branchwise_tui.widgets.badges import verdict_badge
 from branchwise_tui.widgets.lists import KeyScroll
@@ -90,7 +90,7 @@ class TourScreen(Screen[None]):
         self.show_step()
 
     def show_step(self) -> None:
-        from branchwise.tours.render import step_header, step_text
+        from branchwise.review.tours.render import step_header, step_text
 
         check = self.check
         if check is None or not check.steps:
@@ -129,7 +129,7 @@ class TourScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, name="export", exit_on_error=False)
     def write_bundle(self, path: Path) -> None:
-        from branchwise.tours.render import tour_bundle
+        from branchwise.review.tours.render import tour_bundle
 
         if self.check is None:
             return

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from branchwise.citation import Shown, cited_location
+from branchwise.verify.citation import Shown, cited_location
 from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
 from branchwise_tui.widgets.lists import KeyScroll

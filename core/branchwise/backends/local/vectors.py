@@ -36,7 +36,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from branchwise.lock import derived_files_writable, writer_elsewhere
+from branchwise.store.lock import derived_files_writable, writer_elsewhere
 from branchwise.store import Store
 from branchwise.backends.version_vectors import version_vectors
 

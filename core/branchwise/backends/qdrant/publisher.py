@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 
-from branchwise import lexical_sparse
+from branchwise.search import lexical_sparse
 from branchwise.errors import BranchwiseError
 from branchwise.lexical import fts_columns
 from branchwise.backends.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,

@@ -21,22 +21,22 @@ from pathlib import Path
 
 from git.exc import BadName
 
-from branchwise.bundle import budget as budgeting
-from branchwise.bundle.formats import FORMATS, Facts, LeftOut, render
-from branchwise.bundle.outline import outline
-from branchwise.bundle.overlap import REFERENCE, LabelledMember, Piece, cut, inside, resolve
-from branchwise.bundle.tokens import TokenCounter, token_counter
+from branchwise.review.bundle import budget as budgeting
+from branchwise.review.bundle.formats import FORMATS, Facts, LeftOut, render
+from branchwise.verify.outline import outline
+from branchwise.review.bundle.overlap import REFERENCE, LabelledMember, Piece, cut, inside, resolve
+from branchwise.review.bundle.tokens import TokenCounter, token_counter
 from branchwise.chunking.symbols import CONTAINER_KINDS
-from branchwise.citation import Shown, header_lines, short, version_string
+from branchwise.verify.citation import Shown, header_lines, short, version_string
 from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
-from branchwise.gitrepo import GitRepo
-from branchwise.labels import effective_label, write_atomically
-from branchwise.outfiles import refuse_overwrite
+from branchwise.git.repo import GitRepo
+from branchwise.review.labels import effective_label, write_atomically
+from branchwise.review.outfiles import refuse_overwrite
 from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
 from branchwise.wording import plural
-from branchwise.views import FULL, OUTLINE, delivered
+from branchwise.verify.views import FULL, OUTLINE, delivered
 
 REFERENCE_AS = ("code", "outline")
 BUDGET = budgeting.BUDGET

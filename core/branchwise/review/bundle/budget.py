@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from branchwise.bundle.overlap import Piece, inside
+from branchwise.review.bundle.overlap import Piece, inside
 from branchwise.errors import UsageError
 
 BUDGET = "budget"

@@ -12,8 +12,8 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from branchwise.bundle.outline import comment_prefix
-from branchwise.bundle.overlap import REFERENCE, USE, Piece
+from branchwise.verify.outline import comment_prefix
+from branchwise.review.bundle.overlap import REFERENCE, USE, Piece
 from branchwise.display import escape_controls, safe_json
 
 FORMATS = ("markdown", "xml", "json")

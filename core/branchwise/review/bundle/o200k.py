@@ -26,7 +26,7 @@ from binascii import a2b_base64
 from itertools import accumulate
 from pathlib import Path
 
-from branchwise.bundle import o200k_classes
+from branchwise.review.bundle import o200k_classes
 
 RANKS_FILE = Path(__file__).with_name("data") / "o200k_base.tiktoken.gz"
 #: of the uncompressed file: the hash tiktoken checks the file it downloads against

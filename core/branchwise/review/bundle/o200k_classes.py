@@ -7,7 +7,7 @@ are Unicode 16.0 in the build our counts are checked against (bpe-openai 0.1.4).
 points differently (assigned or re-categorised since), so the counter carries its own tables.
 
 The ranges below are generated, not written: with `unicodedata2==16.0.0` importable, run
-`python -m branchwise.bundle.o200k_classes` and it rewrites them (Unicode data: Unicode License v3).
+`python -m branchwise.review.bundle.o200k_classes` and it rewrites them (Unicode data: Unicode License v3).
 White space is the Unicode `White_Space` property, unchanged since Unicode 6.
 """
 

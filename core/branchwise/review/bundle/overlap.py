@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from branchwise.citation import Shown
+from branchwise.verify.citation import Shown
 from branchwise.models import Label, Result, Verdict
-from branchwise.bundle.outline import comment_prefix
+from branchwise.verify.outline import comment_prefix
 
 USE, REFERENCE = "use", "reference"
 

@@ -41,7 +41,7 @@ def token_counter() -> TokenCounter:
 
 def _o200k() -> TokenCounter | None:
     try:
-        from branchwise.bundle.o200k import O200kCounter
+        from branchwise.review.bundle.o200k import O200kCounter
 
         counter = O200kCounter()
     except (OSError, EOFError, ZlibError, ValueError):  # the rank file missing, damaged or not o200k_base's

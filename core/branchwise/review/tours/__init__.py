@@ -5,8 +5,8 @@ builds a tour from labelled review results, `codetour` converts to and from the 
 editor format, and `render` prints a tour with each step's current code and citation header.
 """
 
-from branchwise.tours.check import StepCheck, TourCheck, check_tour, fix_tour
-from branchwise.tours.tourfile import TOURS_DIR, Step, Tour, load_tour, resolve_tour_path
+from branchwise.review.tours.check import StepCheck, TourCheck, check_tour, fix_tour
+from branchwise.review.tours.tourfile import TOURS_DIR, Step, Tour, load_tour, resolve_tour_path
 
 __all__ = ["TOURS_DIR", "Step", "StepCheck", "Tour", "TourCheck", "check_tour", "fix_tour", "load_tour",
            "resolve_tour_path"]

@@ -25,13 +25,13 @@ from git.exc import GitCommandError
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.models import Chunk, Result, Verdict, version_id
-from branchwise.search import SearchRequest
-from branchwise.symbols import shape_hash, short_name
-from branchwise.tours.tourfile import Step, Tour
-from branchwise.views import OUTLINE, REDACTION_CLAUSE, deliver, redaction_note
+from branchwise.search.hybrid import SearchRequest
+from branchwise.verify.symbols import shape_hash, short_name
+from branchwise.review.tours.tourfile import Step, Tour
+from branchwise.verify.views import OUTLINE, REDACTION_CLAUSE, deliver, redaction_note
 
 if TYPE_CHECKING:
-    from branchwise.verify import Verifier
+    from branchwise.verify.verifier import Verifier
 
 GOOD = frozenset({Verdict.CURRENT, Verdict.UNCHANGED_OLDER})
 FIXABLE = frozenset({"lines-shifted", "moved", "renamed"})

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
-from branchwise.gitrepo import GitRepo
-from branchwise.labels import write_atomically
+from branchwise.git.repo import GitRepo
+from branchwise.review.labels import write_atomically
 from branchwise.structured import loads_json
-from branchwise.symbols import innermost_at
-from branchwise.tours.check import TourCheck
-from branchwise.tours.tourfile import Step, Tour, in_repository
+from branchwise.verify.symbols import innermost_at
+from branchwise.review.tours.check import TourCheck
+from branchwise.review.tours.tourfile import Step, Tour, in_repository
 
 
 def read_codetour(path: Path) -> dict:

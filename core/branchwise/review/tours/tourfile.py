@@ -31,7 +31,7 @@ from pathlib import Path
 import tomli_w
 
 from branchwise.errors import UsageError
-from branchwise.labels import write_atomically
+from branchwise.review.labels import write_atomically
 from branchwise.structured import loads_toml
 
 TOURS_DIR = Path(".branchwise") / "tours"
@@ -105,7 +105,7 @@ class Tour:
 
 
 def resolve_tour_path(tour: str, work_tree: Path | None) -> Path:
-    """A tour argument: a file path, or a name under the repository's `.branchwise/tours/`."""
+    """A tour argument: a file path, or a name under the repository's `.branchwise/review/tours/`."""
     given = Path(tour)
     if given.exists() or given.suffix == ".toml" and given.parent != Path("."):
         return given

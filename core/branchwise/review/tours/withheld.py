@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from branchwise.models import Verdict
-from branchwise.tours.check import StepCheck, TourCheck
+from branchwise.review.tours.check import StepCheck, TourCheck
 
 WITHHELD = "withheld"
 REASON = "outside what you may read (see the index's access.toml); its code is not shown"

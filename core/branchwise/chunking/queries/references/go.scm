@@ -1,4 +1,4 @@
-; References to names in Go code (see branchwise/references.py for the captures). Go imports
+; References to names in Go code (see branchwise/review/references.py for the captures). Go imports
 ; packages, not names, so there is no @import.
 
 (call_expression function: (identifier) @call)

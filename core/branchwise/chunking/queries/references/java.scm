@@ -1,4 +1,4 @@
-; References to names in Java code (see branchwise/references.py for the captures).
+; References to names in Java code (see branchwise/review/references.py for the captures).
 
 (method_invocation object: (_) @owner name: (identifier) @call)
 (method_invocation !object name: (identifier) @call)

@@ -1,4 +1,4 @@
-; References to names in Python code (see branchwise/references.py). Captures:
+; References to names in Python code (see branchwise/review/references.py). Captures:
 ; @call a called name, @attribute an attribute read or written, @owner the object before the
 ; dot of either, @import a name imported, @name any identifier, @bound a name being bound
 ; (a definition, a parameter, a keyword argument's name), which is no reference.

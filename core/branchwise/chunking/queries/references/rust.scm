@@ -1,4 +1,4 @@
-; References to names in Rust code (see branchwise/references.py for the captures).
+; References to names in Rust code (see branchwise/review/references.py for the captures).
 
 (call_expression function: (identifier) @call)
 (call_expression function: (field_expression value: (_) @owner field: (field_identifier) @call))

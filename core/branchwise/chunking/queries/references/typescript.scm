@@ -1,4 +1,4 @@
-; References to names in TypeScript code (see branchwise/references.py for the captures).
+; References to names in TypeScript code (see branchwise/review/references.py for the captures).
 
 (call_expression function: (identifier) @call)
 (call_expression function: (member_expression object: (_) @owner property: (property_identifier) @call))
