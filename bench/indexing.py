@@ -17,10 +17,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from bench.synthrepo import generate
 from branchwise.chunking import chunk_file, path_embedding_text
 from branchwise.index.indexer import EMBED_BATCH
 from branchwise.workspace import Workspace
-from bench.synthrepo import generate
 
 
 class _TimedEmbedder:

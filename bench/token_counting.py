@@ -53,7 +53,6 @@ def every_file_version(repo: Path) -> list[str]:
 def corpus(work: Path) -> dict[str, list[str]]:
     sys.path.insert(0, str(ROOT / "sample_repos"))
     import build  # sample_repos/build.py
-
     from bench.realrepos import bundle
 
     texts = {name: every_file_version(path) for name, path in build.build_all(work / "samples").items()}

@@ -32,9 +32,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def run(work: Path, rounds: int) -> dict:
     sys.path.insert(0, str(ROOT / "sample_repos"))
     import build  # sample_repos/build.py
-
-    from branchwise.review.bundle.tokens import TokenCounter, token_counter
     from branchwise.mcp_server import service
+    from branchwise.review.bundle.tokens import TokenCounter, token_counter
     from branchwise.workspace import Workspace
 
     with warnings.catch_warnings():

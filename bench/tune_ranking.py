@@ -23,14 +23,13 @@ import tempfile
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, answers_on, index_repo, load_questions
-from bench.report import print_json
-
 import numpy as np
 
+from bench.realrepos import CachedEmbedder, _is_secondary, answer_key, answers_on, index_repo, load_questions
+from bench.report import print_json
 from branchwise.chunking.embedding_text import description
-from branchwise.search.docrank import rescored
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
+from branchwise.search.docrank import rescored
 from branchwise.search.hybrid import SearchRequest
 
 #: the share of top-10 slots tests, docs and examples may take for behaviour questions (the

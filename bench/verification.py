@@ -27,11 +27,11 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.synthrepo import SYMBOLS_PER_FILE, generate
 from branchwise.chunking import chunk_file
 from branchwise.git.repo import GitRepo, git_blob_id
 from branchwise.models import Result, Verdict
 from branchwise.verify.verifier import Verifier
-from bench.synthrepo import SYMBOLS_PER_FILE, generate
 
 
 def _results(files: dict[str, str], paths: list[str], commit: str) -> dict[str, list[Result]]:

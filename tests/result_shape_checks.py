@@ -8,9 +8,9 @@ leaves a result out for a lower-ranked one unless even its smallest unit did not
 
 from __future__ import annotations
 
-from branchwise.verify.outline import outline
 from branchwise.review.bundle.tokens import token_counter
 from branchwise.search.hybrid import SearchRequest
+from branchwise.verify.outline import outline
 from branchwise.verify.views import OUTLINE, delivered
 
 
@@ -60,7 +60,7 @@ def budget_keeps_the_best(ws, questions, branches, budgets=(1000, 2000, 4000)) -
             by_rank = {r.rank: r for r in results}
             for budget in budgets:
                 where = (question.question, branch, budget)
-                bundle = ws.build_bundle(request, results, max_tokens=budget)
+                bundle = ws.review.build_bundle(request, results, max_tokens=budget)
                 assert bundle.total_tokens <= budget and count(bundle.text) <= budget, where
                 entries = bundle.manifest["results"]
                 lowest_in = max((e["rank"] for e in entries if e["included"]), default=0)

@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.backends.backend import Backend
 from branchwise.config import Config
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 ACCESS = """
 [users.alice]

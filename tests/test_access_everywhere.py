@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 ACCESS = """
 [users.bob]
@@ -91,7 +91,7 @@ def label_everything(repo: Path, index: Path) -> None:
     alice = Workspace(repo, index, user="alice")
     for query in ("public api", "secret plan"):
         for result in alice.search(SearchRequest(query, "main", top_k=5)):
-            alice.set_label(result, Label.REFERENCE_ONLY, note=f"note on {result.identity.qualified_name}")
+            alice.review.set_label(result, Label.REFERENCE_ONLY, note=f"note on {result.identity.qualified_name}")
 
 
 def test_labels_export_as_bob_holds_only_his_paths(moved, tmp_path, monkeypatch):

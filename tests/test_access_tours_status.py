@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.review.tours import load_tour
 from branchwise.review.tours.render import render_show, tour_bundle
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 ACCESS = """
 [users.alice]

@@ -23,16 +23,15 @@ from pathlib import Path
 import faiss
 import numpy as np
 import pytest
+from gittools import GitBuilder
 
-from branchwise.index import embedstage
-
-from branchwise.store import worker_record
 from branchwise.embedding import get_embedder
+from branchwise.index import embedstage
 from branchwise.mcp_server.service import AgentService
 from branchwise.search.hybrid import SearchRequest
+from branchwise.store import worker_record
 from branchwise.workspace import Workspace
 from branchwise_cli.progress import PlainProgress
-from gittools import GitBuilder
 
 MODEL = "hashing-384"
 QUERIES = ("parse the configuration value", "refund a payment to the customer", "zebracrossing lights")
@@ -300,7 +299,7 @@ def test_the_first_vectors_are_the_checked_out_branchs_source(tmp_path):
     assert roles == sorted(roles, reverse=True)  # every source text before any test or doc
 
     stopped = iter([False, True])
-    embedstage.embed_missing(ws.store, ws.embedder, ws._vector_store(), work, should_stop=lambda: next(stopped))
+    embedstage.embed_missing(ws.store, ws.embedder, ws.vector_store(), work, should_stop=lambda: next(stopped))
     embedded = {ws.store.version_record(row).path for row in embedded_rows(Workspace(repo.path, tmp_path / "index"))}
     assert embedded and all(path.startswith("src/") for path in embedded)
 
@@ -424,8 +423,8 @@ def test_the_coverage_counted_from_the_loaded_vectors_is_the_embedding_caches_co
     monkeypatch.setattr(embedstage, "BATCH", 5)
     work = embedstage.plan(ws.store, ws.repo.name, MODEL, ["main"])
     stopped = iter([False, False, True])
-    with ws._writing():
-        embedstage.embed_missing(ws.store, ws.embedder, ws._vector_store(), work, should_stop=lambda: next(stopped))
+    with ws.writing():
+        embedstage.embed_missing(ws.store, ws.embedder, ws.vector_store(), work, should_stop=lambda: next(stopped))
     fresh = Workspace(repo.path, tmp_path / "index")
     assert fresh.search(SearchRequest(QUERIES[0], "main"))  # loads the vectors
     assert fresh.searcher.vectors.generation == fresh.store.generation()

@@ -11,11 +11,11 @@ import json
 import subprocess
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.review.branchdiff import match_symbols
-from branchwise_cli.main import main
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
+from branchwise_cli.main import main
 
 
 def _functions(*names_and_bodies: tuple[str, str]) -> str:
@@ -134,8 +134,8 @@ def test_bad_input_is_one_line_and_exit_2(kinds_repo, tmp_path, capsys):
 
 
 def test_the_same_commit_on_both_sides_is_no_change(kinds_repo):
-    from branchwise.verify.symbols import parse_symbols
     from branchwise.git.repo import GitRepo
+    from branchwise.verify.symbols import parse_symbols
 
     repo = GitRepo(kinds_repo)
     old = parse_symbols(repo, repo.resolve("main"), ["pkg/a.py"])

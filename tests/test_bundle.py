@@ -6,10 +6,10 @@ import pytest
 from gittools import GitBuilder
 from test_verify import LEGACY, PATHS, SERVICE, TEXT, indexed_results, move_past_index
 
-from branchwise.review.bundle import BundleContext, header_for, manifest_path_for, write_bundle
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git.repo import GitRepo
 from branchwise.models import Label, PathClass
+from branchwise.review.bundle import BundleContext, header_for, manifest_path_for, write_bundle
 from branchwise.verify.verifier import Verifier
 
 DAY = "2026-01-01"  # GitBuilder's commit dates

@@ -13,13 +13,11 @@ import xml.etree.ElementTree as ET
 import pytest
 from gittools import GitBuilder
 
-from branchwise.review import labels
-
-from branchwise.review import stats
-from branchwise_cli.main import main
 from branchwise.models import Label
+from branchwise.review import labels, stats
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
+from branchwise_cli.main import main
 
 CART = '''import os
 from decimal import Decimal
@@ -108,7 +106,7 @@ def everything(workspace, query="cart item", **extra):
 
 
 def bundle_of(workspace, request, **options):
-    return workspace.build_bundle(request, **options)
+    return workspace.review.build_bundle(request, **options)
 
 
 def sections(markdown: str) -> tuple[str, str, str]:
@@ -138,7 +136,7 @@ def test_a_reference_only_method_inside_a_use_class_is_not_presented_as_usable(c
     _, workspace = cart
     results = workspace.search(everything(workspace))
     remove = next(r for r in results if r.identity.qualified_name == "Cart.remove_item")
-    workspace.set_label(remove, Label.REFERENCE_ONLY, "the tolerant removal idea")
+    workspace.review.set_label(remove, Label.REFERENCE_ONLY, "the tolerant removal idea")
     markdown = bundle_of(workspace, everything(workspace)).text
     use, history, _ = sections(markdown)
     assert "self.items.pop(sku, None)" not in use
@@ -196,7 +194,7 @@ def test_a_moved_unchanged_history_copy_yields_to_the_current_one(moved):
     # alone, a moved-unchanged history copy is history (--scope all adds no code to use) that
     # says where its text is current
     alone = [old]
-    single = workspace.build_bundle(request, results=alone)
+    single = workspace.review.build_bundle(request, results=alone)
     use, history, _ = sections(single.text)
     assert "Source: src/notify/email.py (deleted on main; moved unchanged to src/notify/mailer.py#L1-L3)" in history
     assert "Check: deleted here; its text is unchanged at src/notify/mailer.py" in history and "send_cancel_email" not in use
@@ -261,7 +259,7 @@ def test_the_three_formats_parse_and_carry_the_same_chunks(cart, fmt):
 def test_outline_keeps_signatures_docstrings_and_comments_only(cart):
     _, workspace = cart
     cart_result = next(r for r in workspace.search(everything(workspace)) if r.identity.qualified_name == "Cart")
-    workspace.set_label(cart_result, Label.REFERENCE_ONLY, "the cart's shape")
+    workspace.review.set_label(cart_result, Label.REFERENCE_ONLY, "the cart's shape")
     request = everything(workspace, symbol_type="class")
     code = bundle_of(workspace, request)
     outline = bundle_of(workspace, request, reference_as="outline")
@@ -323,7 +321,7 @@ def test_an_index_at_head_with_only_requested_history_recommends_no_reindex(move
     for _ in range(4):
         results = workspace.search(request)
         assert any(r.history for r in results)
-        record = workspace.record_session("search", "main", results, target_commit=builder.head())
+        record = workspace.review.record_session("search", "main", results, target_commit=builder.head())
         assert record["failures"] == 0 and record["index_behind"] is False
     summary = stats.summarize(workspace.index_dir, workspace.repo.name, workspace.config)
     assert summary["recommendation"]["reindex"] is False
@@ -337,7 +335,7 @@ def test_uncommitted_edits_do_not_call_for_a_reindex(cart):
                   .replace("Decimal(price)", "Decimal(str(price))"))
     results = workspace.search(everything(workspace))
     for _ in range(2):
-        record = workspace.record_session("search", "main", results, target_commit=builder.head())
+        record = workspace.review.record_session("search", "main", results, target_commit=builder.head())
     assert record["failures"] > 0 and record["reindexable_failures"] == 0
     advice = stats.summarize(workspace.index_dir, workspace.repo.name, workspace.config)["recommendation"]
     assert advice["reindex"] is False and "re-indexing would not change" in advice["why"]
@@ -351,7 +349,7 @@ def test_failures_by_directory_sit_at_the_deepest_directory_with_enough_of_them(
 
 def test_workspace_context_bundle_is_the_one_call_for_tools(cart):
     _, workspace = cart
-    bundle = workspace.context_bundle("cart item", "main", max_tokens=400, format="json")
+    bundle = workspace.review.context_bundle("cart item", "main", max_tokens=400, format="json")
     document = json.loads(bundle.text)
     assert document["total_tokens"] == bundle.manifest["total_tokens"] <= 400
     assert bundle.manifest["format"] == "json" and bundle.manifest["bundle"] is None

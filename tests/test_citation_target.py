@@ -81,7 +81,7 @@ def test_a_bundle_verified_against_another_ref_cites_that_ref_and_its_commit(shi
     verdicts = {r.identity.qualified_name: r.verdict.value for r in results}
     assert verdicts == {"quote_parcel": "changed", "label_parcel": "unchanged-older", "track_parcel": "deleted"}
 
-    bundle = ws.build_bundle(request, against="next")
+    bundle = ws.review.build_bundle(request, against="next")
     headers = _headers(bundle.text)
     # the current text is next's: its Version names next and next's commit
     assert headers["quote_parcel"][1].startswith(f"Version: next @ {next_commit[:7]}")
@@ -113,7 +113,7 @@ def test_the_exported_bundle_and_its_manifest_name_the_ref_verified_against(ship
 def test_without_another_ref_the_header_names_the_branch_as_before(shipping):
     ws, main_commit, _next_commit = shipping
     request = SearchRequest("parcel", "main", top_k=10, mode="lexical")
-    headers = _headers(ws.build_bundle(request).text)
+    headers = _headers(ws.review.build_bundle(request).text)
     assert set(headers) == {"quote_parcel", "label_parcel", "track_parcel"}
     for lines in headers.values():
         assert lines[1].startswith(f"Version: main @ {main_commit[:7]}")

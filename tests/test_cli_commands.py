@@ -120,16 +120,16 @@ def test_labels_export_and_import_round_trip_through_another_index(repo, tmp_pat
     first, second = tmp_path / "first", tmp_path / "second"
     for index in (first, second):
         assert cli("index", repo.path, "--index", index).returncode == 0
+    from branchwise.models import Label
     from branchwise.search.hybrid import SearchRequest
     from branchwise.workspace import Workspace
-    from branchwise.models import Label
 
     os.environ["BRANCHWISE_MODEL"] = "hashing-384"
     try:
         workspace = Workspace(repo.path, first)
         [result] = [r for r in workspace.search(SearchRequest("cancel order", "main", top_k=5))
                     if r.identity.qualified_name == "cancel_order"]
-        workspace.set_label(result, Label.REFERENCE_ONLY, "idea only")
+        workspace.review.set_label(result, Label.REFERENCE_ONLY, "idea only")
         workspace.close()
     finally:
         del os.environ["BRANCHWISE_MODEL"]

@@ -31,12 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shared_data import realrepo_bundle  # noqa: E402
+
 from bench.realrepos import clone  # noqa: E402
 from branchwise.git.repo import GitRepo  # noqa: E402
 from branchwise.mcp_server.service import AgentService  # noqa: E402
-from branchwise.search.hybrid import SearchRequest  # noqa: E402
 from branchwise.review.tours import Tour, check_tour  # noqa: E402
 from branchwise.review.tours.record import step_at  # noqa: E402
+from branchwise.search.hybrid import SearchRequest  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
 from branchwise_cli.main import main  # noqa: E402
 
@@ -104,7 +105,7 @@ def test_the_bundle_shows_the_current_text_and_says_what_changed(click):
     path, index, indexed, target = click
     ws = Workspace(path, index)
     request = SearchRequest(QUERY, "older", top_k=100, path_prefix=CORE, symbol_type="class")
-    chunks = json.loads(ws.build_bundle(request, format="json").text)["chunks"]
+    chunks = json.loads(ws.review.build_bundle(request, format="json").text)["chunks"]
     ws.close()
     assert chunks
     for chunk in chunks:

@@ -31,15 +31,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from delivered_oracle import changed_direct_members, chunks_at  # noqa: E402
+from result_shape_checks import budget_keeps_the_best, scope_all_adds_history_only  # noqa: E402
 from shared_data import realrepo_bundle  # noqa: E402
+
 from bench.realrepos import CachedEmbedder, clone, load_questions  # noqa: E402
 from branchwise.embedding import get_embedder  # noqa: E402
 from branchwise.review.bundle.tokens import token_counter  # noqa: E402
 from branchwise.search.hybrid import SearchRequest  # noqa: E402
 from branchwise.verify.views import delivered  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
-from delivered_oracle import changed_direct_members, chunks_at  # noqa: E402
-from result_shape_checks import budget_keeps_the_best, scope_all_adds_history_only  # noqa: E402
 
 pytestmark = pytest.mark.model
 ENVVARS = "how are environment variables read for options"

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from branchwise.backends.local.vectors import VectorIndex
 from branchwise.search.hybrid import SearchRequest
 from branchwise.store import DB_FILE
-from branchwise.backends.local.vectors import VectorIndex
 from branchwise.workspace import Workspace
 
 KILLS = 30

@@ -20,9 +20,9 @@ from gittools import GitBuilder
 from branchwise.chunking import chunk_file
 from branchwise.git.repo import GitRepo
 from branchwise.mcp_server.service import AgentService
-from branchwise.search.hybrid import SearchRequest
 from branchwise.review.tours import Tour, check_tour
 from branchwise.review.tours.record import step_at
+from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
 
@@ -117,7 +117,7 @@ def test_the_bundle_says_it_shows_the_current_text(ledger):
     builder, index = ledger
     ws = Workspace(builder.path, index)
     request = SearchRequest("ledger total balance reports", "main", top_k=30, mode="lexical")
-    bundle = ws.build_bundle(request, format="json")
+    bundle = ws.review.build_bundle(request, format="json")
     chunks = {c["qualified_name"]: c for c in json.loads(bundle.text)["chunks"]}
     for name, member in (("Small", "Small.total"), ("Big", "Big.balance")):
         chunk = chunks[name]

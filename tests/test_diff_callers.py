@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.chunking.grammars import parser
 from branchwise.review.references import references
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
-from gittools import GitBuilder
 
 GOLDEN = Path(__file__).parent / "golden"
 

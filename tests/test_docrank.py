@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gittools import GitBuilder
 
 from branchwise.chunking.embedding_text import DESCRIPTION_WORDS, description
-from branchwise.search.docrank import DocstringReranker
 from branchwise.embedding.hashing import HashingEmbedder
 from branchwise.models import Identity, Result
+from branchwise.search.docrank import DocstringReranker
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 QUESTION = "fail unless exactly the given count of arguments is passed"
 

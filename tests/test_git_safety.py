@@ -16,11 +16,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.git.repo import GitRepo
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 
 @pytest.fixture(autouse=True)

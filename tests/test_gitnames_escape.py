@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from branchwise.git.names import canonical_name, git_arg, name_bytes, name_from_git
 

@@ -18,8 +18,8 @@ import re
 import pytest
 from gittools import GitBuilder
 
-from branchwise.review.labels import effective_label
 from branchwise.models import Label
+from branchwise.review.labels import effective_label
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
@@ -77,7 +77,7 @@ def test_a_history_copy_moved_unchanged_is_reference_only_and_names_its_current_
     assert effective_label(legacy) is Label.REFERENCE_ONLY
     assert legacy.to_json()["verdict"] == "deleted" and legacy.to_json()["label"] is None
 
-    alone = ws.build_bundle(request, results=[legacy])
+    alone = ws.review.build_bundle(request, results=[legacy])
     use, history = _sections(alone.text)
     assert "format_invoice_code" not in use
     assert "Check: deleted here; its text is unchanged at billing/codes.py" in history
@@ -88,9 +88,9 @@ def test_a_history_copy_moved_unchanged_is_reference_only_and_names_its_current_
     assert entry["label"] == "reference-only" and entry["section"] == "history-and-references"
 
     # a reviewer's word still counts: labelled use, it is code to use
-    ws.set_label(legacy, Label.USE)
+    ws.review.set_label(legacy, Label.USE)
     relabelled = ws.search(request)
-    use, history = _sections(ws.build_bundle(request, results=[_legacy(relabelled)]).text)
+    use, history = _sections(ws.review.build_bundle(request, results=[_legacy(relabelled)]).text)
     assert "def format_invoice_code(serial):" in use and "Purpose:" not in use
 
 
@@ -99,8 +99,8 @@ def test_scope_all_adds_no_code_to_use(billing):
     for top_k in (1, 2, 4, 10):
         own = SearchRequest(QUERY, "main", top_k=top_k, mode="lexical")
         everything = SearchRequest(QUERY, "main", top_k=top_k, mode="lexical", scope="all")
-        branch_use, _ = _sections(ws.build_bundle(own).text)
-        all_use, all_history = _sections(ws.build_bundle(everything).text)
+        branch_use, _ = _sections(ws.review.build_bundle(own).text)
+        all_use, all_history = _sections(ws.review.build_bundle(everything).text)
         results = ws.search(everything)
         assert any(r.history and r.moved_unchanged for r in results), top_k  # the case is there
         # the code to use is the branch's own, whatever the scope: the chunks under "use" are
@@ -124,7 +124,7 @@ def test_the_branchs_own_code_moved_unchanged_stays_use(tmp_path):
     legacy = _legacy(results)
     assert not legacy.history and legacy.moved_unchanged
     assert effective_label(legacy) is Label.USE
-    use, history = _sections(ws.build_bundle(request).text)
+    use, history = _sections(ws.review.build_bundle(request).text)
     assert "def format_invoice_code(serial):" in use and not history
     ws.close()
 

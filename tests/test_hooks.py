@@ -17,12 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 import branchwise
 from branchwise.index import hooks
 from branchwise.workspace import Workspace
-
-from gittools import GitBuilder
 
 WAIT_S = 90
 

@@ -14,15 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-from branchwise.index import hooks
-
-from branchwise.review import status as status_module
-
-from branchwise.store import worker_record
-from branchwise.errors import UsageError
-
 from gittools import GitBuilder
+
+from branchwise.errors import UsageError
+from branchwise.index import hooks
+from branchwise.review import status as status_module
+from branchwise.store import worker_record
 
 
 @pytest.fixture

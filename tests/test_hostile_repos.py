@@ -16,10 +16,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 GOOD = "def real_function(x):\n    return x + 1\n"
 

@@ -11,13 +11,13 @@ import subprocess
 import sys
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.chunking import chunk_file
 from branchwise.errors import IndexLockedError, UsageError
-from branchwise.store.lock import WriteLock
 from branchwise.search.hybrid import SearchRequest
+from branchwise.store.lock import WriteLock
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 ORDERS = '''"""Orders."""
 

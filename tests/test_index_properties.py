@@ -13,13 +13,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from gittools import GitBuilder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_index import live_symbols, tip_symbols
 
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
-from test_index import live_symbols, tip_symbols
 
 FILES = ["pkg/alpha.py", "pkg/beta.py", "lib/gamma.py"]
 NAMES = ["parse_order", "ship_parcel", "refund_money", "count_items", "send_email", "audit_event"]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.lexical import fts_query, name_query, query_terms
-from branchwise.search.lexical_sparse import query_stems
 from branchwise.search.hybrid import SearchRequest
+from branchwise.search.lexical_sparse import query_stems
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 
 def test_british_words_are_also_searched_in_american_spelling():

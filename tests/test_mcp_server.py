@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from anyio.from_thread import start_blocking_portal
+from gittools import GIT_ENV
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 from branchwise.models import Label
@@ -25,7 +26,6 @@ from branchwise.review.bundle.tokens import token_counter
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.jsonschemas import checked
-from gittools import GIT_ENV
 
 pytestmark = pytest.mark.model
 
@@ -46,7 +46,7 @@ def indexed_shop(sample_repos, tmp_path_factory):
         results = ws.search(SearchRequest(QUERY, "main", top_k=10))
         labelled = next(r for r in results if r.verdict.value == "current"
                         and r.identity.qualified_name != "OrderService.cancel_order")
-        ws.set_label(labelled, Label.EXCLUDE, "wrong layer")
+        ws.review.set_label(labelled, Label.EXCLUDE, "wrong layer")
         ws.close()
         yield repo, labelled.identity.qualified_name
 

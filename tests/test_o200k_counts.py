@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shared_data import realrepo_bundle  # noqa: E402
+
 from bench.token_counting import every_file_version  # noqa: E402
 
 with warnings.catch_warnings():

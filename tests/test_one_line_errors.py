@@ -13,13 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from branchwise.search import hybrid as search
-from branchwise.search.hybrid import SearchRequest
-from branchwise.errors import UsageError
-from branchwise.workspace import Workspace
 from gittools import GitBuilder
 
+from branchwise.errors import UsageError
+from branchwise.search import hybrid as search
+from branchwise.search.hybrid import SearchRequest
+from branchwise.workspace import Workspace
 
 MAX_TOP_K = 1000  # the documented maximum (README)
 

@@ -118,7 +118,7 @@ def test_an_outline_edit_changes_the_class(shop):
 def test_an_export_of_the_class_holds_each_line_once(shop, tmp_path):
     _, workspace, _ = shop
     request = SearchRequest("cart add item total", "fast-add", top_k=20, mode="lexical")
-    report = workspace.export(request, tmp_path / "bundle.md")
+    report = workspace.review.export(request, tmp_path / "bundle.md")
     text = (tmp_path / "bundle.md").read_text()
     assert text.count("self.items.setdefault(sku, price)") == 1  # fast-add's method body, once
     assert "self.items[sku] = price" not in text  # not main's

@@ -20,10 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from shared_data import realrepo_clone  # noqa: E402
+
 from branchwise.mcp_server.service import AgentService  # noqa: E402
-from branchwise.search.hybrid import SearchRequest  # noqa: E402
 from branchwise.review.tours.check import check_tour  # noqa: E402
 from branchwise.review.tours.tourfile import Step, Tour  # noqa: E402
+from branchwise.search.hybrid import SearchRequest  # noqa: E402
 from branchwise.workspace import Workspace  # noqa: E402
 
 BRANCHES = ("main", "release/7.x", "release/8.0", "release/8.1", "release/8.3")

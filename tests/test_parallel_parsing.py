@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from branchwise.index import parsing
 from branchwise.chunking import ChunkingRules
 from branchwise.git.repo import GitRepo
+from branchwise.index import parsing
 from branchwise.store import DB_FILE
 from branchwise.workspace import Workspace
 

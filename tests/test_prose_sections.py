@@ -7,11 +7,11 @@ depend on the model).
 from __future__ import annotations
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.models import Verdict
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 PAGE = """(options)=
 

@@ -15,14 +15,14 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from branchwise.errors import BranchwiseError
-from branchwise.models import Label
-from branchwise.backends.qdrant import QdrantPublisher, close_clients
-from branchwise.search.hybrid import SearchRequest
-from branchwise.workspace import Workspace
 from backend_env import backend_environment
 from gittools import GitBuilder
+
+from branchwise.backends.qdrant import QdrantPublisher, close_clients
+from branchwise.errors import BranchwiseError
+from branchwise.models import Label
+from branchwise.search.hybrid import SearchRequest
+from branchwise.workspace import Workspace
 
 QUERIES = ("cancel order", "make order cancellation idempotent", "refund payment", "optimizer thresholds",
            "send email notification", "parse configuration", "search index", "render a user profile")
@@ -109,12 +109,12 @@ def test_a_teammate_with_only_a_checkout_and_the_server_searches_verifies_and_ex
     release = teammate.search(SearchRequest("cancel order handler", "release/1.x", top_k=5))
     assert release[0].branch == "release/1.x" and release[0].verdict.value == "current"
 
-    teammate.set_label(results[0], Label.REFERENCE_ONLY)  # labels stay the teammate's own
+    teammate.review.set_label(results[0], Label.REFERENCE_ONLY)  # labels stay the teammate's own
     again = teammate.search(SearchRequest("cancel order", "main", top_k=10))
     assert again[0].label is Label.REFERENCE_ONLY
     assert writer.search(SearchRequest("cancel order", "main", top_k=10))[0].label is None
 
-    report = teammate.export(SearchRequest("make order cancellation idempotent", "main", top_k=6),
+    report = teammate.review.export(SearchRequest("make order cancellation idempotent", "main", top_k=6),
                              tmp_path / "bundle.md")
     assert "Version: main @ " in (tmp_path / "bundle.md").read_text()
     assert report.manifest_path.exists()

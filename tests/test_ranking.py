@@ -12,12 +12,12 @@ import subprocess
 import sys
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.errors import UsageError
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 SOURCE = '''def cancel_order(order):
     """Mark the order cancelled and refund the payment."""

@@ -10,8 +10,8 @@ import pytest
 
 from branchwise.lexical import name_query
 from branchwise.models import Identity, Result
-from branchwise.search.question_shape import defines, path_word_share, shape_of, stem_names
 from branchwise.ranking import RankingSettings
+from branchwise.search.question_shape import defines, path_word_share, shape_of, stem_names
 from branchwise.search.ranking_stage import restage
 
 OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
@@ -122,9 +122,10 @@ def test_a_name_question_finds_its_definition_among_many_namesakes(tmp_path, mon
     """`Serialize` asked in a repository where sixty methods are named `serialize` and one
     class `Serialize` defines the name: the name channel offers the exact name first, so the
     definition is a candidate however many namesakes crowd the word, and the stage lifts it."""
+    from gittools import GitBuilder
+
     from branchwise.search.hybrid import SearchRequest
     from branchwise.workspace import Workspace
-    from gittools import GitBuilder
 
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
     git = GitBuilder(tmp_path / "serde")

@@ -8,13 +8,13 @@ folding) and its recipe name: exactly what indexes made before them hold. Hashin
 from __future__ import annotations
 
 import pytest
+from gittools import GitBuilder
 
-from branchwise.index import recipe
 from branchwise.chunking import chunker, embedding_text
+from branchwise.index import recipe
 from branchwise.models import Label
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 TERMUI = '''import typing as t
 
@@ -92,10 +92,10 @@ def test_labels_and_pins_of_stubs_and_of_a_page_follow_the_implementation_and_th
             ("docs/guide.md", "guide.md")} <= set(before)
     stub = ws.live_symbol("main", "app/termui.py", "prompt#2")
     assert stub.text.strip().endswith("-> int: ...")  # a stub, before
-    ws.set_label(stub, Label.USE, "set on a stub")
-    ws.set_label(ws.live_symbol("main", "docs/guide.md", "guide.md"), Label.REFERENCE_ONLY)
-    ws.pin(stub, "main", "pinned on a stub")
-    ws.pin(ws.live_symbol("release", "docs/guide.md", "guide.md"), "release")
+    ws.review.set_label(stub, Label.USE, "set on a stub")
+    ws.review.set_label(ws.live_symbol("main", "docs/guide.md", "guide.md"), Label.REFERENCE_ONLY)
+    ws.review.pin(stub, "main", "pinned on a stub")
+    ws.review.pin(ws.live_symbol("release", "docs/guide.md", "guide.md"), "release")
     ws.close()
     old_chunker.undo()
 
@@ -113,20 +113,20 @@ def test_labels_and_pins_of_stubs_and_of_a_page_follow_the_implementation_and_th
 
     implementation = ws.live_symbol("main", "app/termui.py", "prompt")
     assert "Ask the user for a value" in implementation.text and implementation.text.count("def prompt(") == 3
-    labels = {(row["path"], row["qualified_name"]): row for row in ws.labels()}
+    labels = {(row["path"], row["qualified_name"]): row for row in ws.review.labels()}
     assert labels[("app/termui.py", "prompt")]["label"] == "use"
     assert labels[("app/termui.py", "prompt")]["version_id"] == implementation.version_id
     assert labels[("app/termui.py", "prompt")]["note"] == "set on a stub"
     assert {name for path, name in labels if path == "docs/guide.md"} == {"Guide", "Passwords", "Confirmation"}
     assert all(labels[("docs/guide.md", name)]["label"] == "reference-only"
                for name in ("Guide", "Passwords", "Confirmation"))
-    pins = {(p.branch, p.path, p.qualified_name): p for p in ws.pins()}
+    pins = {(p.branch, p.path, p.qualified_name): p for p in ws.review.pins()}
     assert set(pins) == {("main", "app/termui.py", "prompt"), ("release", "docs/guide.md", "Guide"),
                          ("release", "docs/guide.md", "Passwords"), ("release", "docs/guide.md", "Confirmation")}
     assert pins[("main", "app/termui.py", "prompt")].note == "pinned on a stub"
 
     results = ws.apply_labels(ws.search(SearchRequest("ask the user for a value prompt", "main", top_k=10,
-                                                      pinned=ws.pinned_keys("main"))))
+                                                      pinned=ws.review.pinned_keys("main"))))
     prompt = [r for r in results if r.path == "app/termui.py" and r.identity.qualified_name.startswith("prompt")]
     assert [r.identity.qualified_name for r in prompt] == ["prompt"]
     assert prompt[0].label == Label.USE and prompt[0].pinned

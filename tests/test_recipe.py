@@ -12,12 +12,12 @@ import subprocess
 import sys
 
 import pytest
+from gittools import GitBuilder
 
-from branchwise.index import recipe
 from branchwise.chunking import embedding_text
+from branchwise.index import recipe
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 ORDERS = '''class OrderService:
     """Creates and cancels orders."""
@@ -174,7 +174,7 @@ def test_an_index_keyed_before_outlines_is_re_keyed_once(repo, tmp_path, monkeyp
         assert classes() == 2
         [service] = [r for r in ws.search(SearchRequest("order service", "faster", top_k=10, mode="lexical"))
                      if r.identity.qualified_name == "OrderService"]
-        ws.set_label(service, Label.USE)
+        ws.review.set_label(service, Label.USE)
         ws.close()
 
     ws = Workspace(repo.path, tmp_path / "index")

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from gittools import GitBuilder
 
+from branchwise.models import Label
 from branchwise.review.bundle.tokens import token_counter
 from branchwise.review.labels import effective_label
-from branchwise.models import Label
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
@@ -104,9 +104,9 @@ def test_a_class_too_large_for_the_budget_comes_in_as_its_outline(ledger):
     request = SearchRequest("ledger reports LedgerReports", "main", top_k=3, mode="lexical",
                             symbol_type="class")
     [reports] = ledger.search(request)
-    full = ledger.build_bundle(request, [reports])
+    full = ledger.review.build_bundle(request, [reports])
     assert full.total_tokens > 3000, "the class in full must not fit for this test to mean anything"
-    bundle = ledger.build_bundle(request, [reports], max_tokens=1500)
+    bundle = ledger.review.build_bundle(request, [reports], max_tokens=1500)
     [entry] = bundle.manifest["results"]
     assert entry["included"] and entry["text_kind"] == "outline", entry
     assert bundle.total_tokens <= 1500 and token_counter()(bundle.text) <= 1500
@@ -119,7 +119,7 @@ def test_a_budget_takes_results_in_rank_order_and_shrinks_the_lists_first(ledger
     results = ledger.search(request)
     assert len(results) >= 8
     for budget in (400, 800, 1600, 3000):
-        bundle = ledger.build_bundle(request, results, max_tokens=budget, format="json")
+        bundle = ledger.review.build_bundle(request, results, max_tokens=budget, format="json")
         assert bundle.total_tokens <= budget and token_counter()(bundle.text) <= budget
         document = json.loads(bundle.text)
         # lists shrink: one entry per reason with the ranks, not one line per result
@@ -129,5 +129,5 @@ def test_a_budget_takes_results_in_rank_order_and_shrinks_the_lists_first(ledger
         for entry in entries:
             if entry["left_out"] == "budget" and entry["rank"] < lowest_in:
                 assert entry["needed_tokens"] > budget, (budget, entry)
-    first = ledger.build_bundle(request, results, max_tokens=800)
+    first = ledger.review.build_bundle(request, results, max_tokens=800)
     assert first.manifest["results"][0]["included"], "rank 1 fits as its outline at least"

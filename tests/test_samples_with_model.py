@@ -13,10 +13,10 @@ import re
 import subprocess
 
 import pytest
+from backend_env import BACKENDS, backend_environment
 
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from backend_env import BACKENDS, backend_environment
 
 pytestmark = pytest.mark.model
 
@@ -116,7 +116,7 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
 
     out = tmp_path / "bundle.md"
     request = SearchRequest("make order cancellation idempotent", "main", top_k=10, scope="all")
-    report = ws.export(request, out)
+    report = ws.review.export(request, out)
     bundle = out.read_text()
     manifest = json.loads(report.manifest_path.read_text())
     by_name = {e["qualified_name"]: e for e in manifest["results"]}
@@ -149,7 +149,7 @@ def test_shop_bundle_indexed_before_the_refactor_and_verified_after(shop_repo, t
     # comments, none of its body, and costs fewer tokens. Which version of the handler each
     # export shows depends on near-equal scores, so the body lines are those of every version
     # the sample has, read with Python's own parser
-    outline_report = ws.export(request, tmp_path / "outline.md", reference_as="outline")
+    outline_report = ws.review.export(request, tmp_path / "outline.md", reference_as="outline")
     outline = (tmp_path / "outline.md").read_text()
     body_lines = _body_lines_of_every_version(shop_repo, HANDLER_FILE, "CancelOrderHandler")
     shown = {line.strip() for line in _section(bundle, "CancelOrderHandler").splitlines()}

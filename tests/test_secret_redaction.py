@@ -10,12 +10,12 @@ import subprocess
 import sys
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.git.repo import GitRepo
-from branchwise.verify.snippets import verify_input
 from branchwise.store import DB_FILE
+from branchwise.verify.snippets import verify_input
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 CREDENTIAL_FILES = {
     ".npmrc": "//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789\n",

@@ -104,10 +104,10 @@ def test_the_export_scans_the_text_it_writes_not_the_indexed_text(tmp_path):
     from test_bundle import context_for, verified
     from test_verify import indexed_results
 
-    from branchwise.review.bundle import write_bundle
     from branchwise.errors import BranchwiseError
     from branchwise.git.repo import GitRepo
     from branchwise.models import Verdict
+    from branchwise.review.bundle import write_bundle
 
     builder = GitBuilder(tmp_path / "app")
     builder.write("src/client.py", 'def make_client(session):\n    """Build the API client."""\n    return session\n')

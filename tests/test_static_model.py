@@ -17,6 +17,7 @@ from branchwise.embedding import DEFAULT_MODEL, get_embedder, static_companion
 from branchwise.embedding.location import SHIPPED_MANIFEST, SHIPPED_MODELS_DIR, shipped_models
 from branchwise.embedding.static_model import StaticEmbedder
 from branchwise.errors import UsageError
+from branchwise.index import run
 from branchwise.search.hybrid import SearchRequest
 from branchwise.search.question_shape import shape_of
 from branchwise.workspace import Workspace
@@ -79,7 +80,7 @@ def static_on_hashing(monkeypatch):
 
 def test_index_embeds_every_version_with_the_static_model_in_the_same_pass(static_on_hashing, shop_repo,
                                                                             tmp_path, monkeypatch):
-    monkeypatch.setattr(Workspace, "_embedding_stage", lambda *args, **kwargs: None)  # no transformer stage
+    monkeypatch.setattr(run, "_embedding_stage", lambda *args, **kwargs: None)  # no transformer stage
     ws = Workspace(shop_repo, tmp_path / "index")
     report = ws.index([])
     assert report.embedding["static"]["model"] == STATIC and report.embedding["static"]["embedded"] > 0

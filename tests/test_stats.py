@@ -7,7 +7,7 @@ import pytest
 from branchwise.config import Config
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict
-from branchwise.review.stats import load_records, record_session, recommend, render_text, sparkline, summarize
+from branchwise.review.stats import load_records, recommend, record_session, render_text, sparkline, summarize
 
 
 def make_result(path: str, verdict: Verdict, reason: str = "", label: Label | None = None, rank: int = 1) -> Result:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from gittools import GitBuilder
 
-from branchwise_cli.main import main
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
+from branchwise_cli.main import main
 
 
 @pytest.fixture

@@ -12,14 +12,14 @@ import subprocess
 import tomllib
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.chunking import chunk_file
-from branchwise_cli.main import main
 from branchwise.git.repo import GitRepo
-from branchwise.verify.symbols import innermost_at
 from branchwise.review.tours import Step, Tour, load_tour
 from branchwise.review.tours.record import step_at
-from gittools import GitBuilder
+from branchwise.verify.symbols import innermost_at
+from branchwise_cli.main import main
 
 MARCH = [
     ("src/orders/handlers/cancel_handler.py", "CancelOrderHandler", "Cancelling is idempotent: see the key check."),
@@ -319,8 +319,8 @@ def test_record_from_labels_keeps_use_labelled_results_in_rank_order(shop_repo, 
     results = ws.search(SearchRequest(query, "main", top_k=6))
     chosen = [results[3], results[0]]  # labelled out of rank order; the tour follows the ranking
     for number, result in enumerate(chosen):
-        ws.set_label(result, Label.USE, note=f"note {number}")
-    ws.set_label(results[1], Label.REFERENCE_ONLY, note="not a step")
+        ws.review.set_label(result, Label.USE, note=f"note {number}")
+    ws.review.set_label(results[1], Label.REFERENCE_ONLY, note="not a step")
     ws.close()
     assert _tour(["record", "from-review", "--branch", "main", "--from-labels", "--query", query],
                  shop_repo, tmp_path) == 0
@@ -398,7 +398,7 @@ def test_the_first_fix_after_record_reports_the_steps_it_anchored(tmp_path, monk
     ws = Workspace(git.path, tmp_path / "index")
     ws.index(["main"])
     for result in ws.search(SearchRequest("cancel order refund", "main", top_k=2)):
-        ws.set_label(result, Label.USE)
+        ws.review.set_label(result, Label.USE)
     ws.close()
     git.write("README.md", "# Orders\n")
     moved_on = git.commit("docs")

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.models import Label
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main
-from gittools import GitBuilder
 
 ORDERS = "src/orders.py"
 PRICING = "src/pricing.py"
@@ -91,10 +91,10 @@ def test_a_review_counts_use_labels_only_and_bad_options_exit_2(repo, capsys):
     ws = Workspace(repo.path)
     ws.index(["main"])
     results = ws.search(SearchRequest("cancel order", "main", top_k=3))
-    ws.set_label(results[0], Label.USE)
-    ws.set_label(results[1], Label.REFERENCE_ONLY)
-    ws.record_session("review", "main", results, target_commit=ws.target_commit("main"))
-    report = ws.used_versions()
+    ws.review.set_label(results[0], Label.USE)
+    ws.review.set_label(results[1], Label.REFERENCE_ONLY)
+    ws.review.record_session("review", "main", results, target_commit=ws.target_commit("main"))
+    report = ws.review.used_versions()
     assert [(r["qualified_name"], r["by_kind"]) for r in report["used"]] == [
         (results[0].identity.qualified_name, {"review": 1})]
     ws.close()
@@ -151,8 +151,8 @@ def test_pins_survive_an_export_import_round_trip(repo, tmp_path, capsys):
     ws.index(["main"])
     query = SearchRequest("order total price", "main", top_k=5)
     place = next(r for r in ws.search(query) if r.identity.qualified_name == "place_order")
-    ws.pin(place, "main", "orders")
-    ws.set_label(place, Label.USE, "the one to copy")
+    ws.review.pin(place, "main", "orders")
+    ws.review.set_label(place, Label.USE, "the one to copy")
     ws.close()
     exported = tmp_path / "labels.toml"
     assert main(["labels", "export", str(exported), "--repo", str(repo.path)]) == 0
@@ -166,7 +166,7 @@ def test_pins_survive_an_export_import_round_trip(repo, tmp_path, capsys):
     other.close()
     assert main(["labels", "import", str(exported), "--repo", str(repo.path), "--index", str(fresh)]) == 0
     other = Workspace(repo.path, fresh)
-    [pin] = other.pins()
+    [pin] = other.review.pins()
     assert (pin.branch, pin.path, pin.qualified_name, pin.note) == ("main", ORDERS, "place_order", "orders")
     first = other.search(query)[0]
     assert first.identity.qualified_name == "place_order" and first.pinned and first.label is Label.USE
@@ -192,7 +192,7 @@ def test_a_bad_pin_in_a_labels_file_imports_nothing(repo, tmp_path, capsys):
     capsys.readouterr()
     assert main(["labels", "import", str(bad), "--repo", str(repo.path)]) == 2
     assert "pin #1" in capsys.readouterr().err
-    assert ws.labels() == [] and ws.pins() == []
+    assert ws.review.labels() == [] and ws.review.pins() == []
 
 
 def test_the_mcp_tools_search_with_the_pins_and_count_bundled_chunks_as_used(repo):
@@ -200,12 +200,12 @@ def test_the_mcp_tools_search_with_the_pins_and_count_bundled_chunks_as_used(rep
 
     ws = Workspace(repo.path)
     ws.index(["main"])
-    ws.pin(ws.live_symbol("main", ORDERS, "place_order"), "main")
+    ws.review.pin(ws.live_symbol("main", ORDERS, "place_order"), "main")
     service = AgentService([Workspace(repo.path, create=False)])
     found = service.search_code("order total price", branch="main", top_k=3)
     assert found["results"][0]["qualified_name"] == "place_order" and found["results"][0]["pinned"] is True
     bundle = service.context_bundle("order total price", branch="main", top_k=2)
     assert bundle["included"][0]["qualified_name"] == "place_order"
-    [row, *_] = ws.used_versions("main")["used"]
+    [row, *_] = ws.review.used_versions("main")["used"]
     assert (row["qualified_name"], row["by_kind"], row["pinned"], row["verdict"]) == (
         "place_order", {"mcp": 1}, True, "current")

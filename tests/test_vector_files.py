@@ -16,11 +16,11 @@ import subprocess
 import sys
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.backends.local.vectors import VectorIndex, read_delta
 from branchwise.store.lock import LOCK_FILE
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 
 @pytest.fixture(autouse=True)
@@ -130,8 +130,8 @@ def test_a_writer_holding_the_lock_saves_what_it_rebuilt(indexed):
     repo, index = indexed
     next(index.glob("vectors-*.faiss")).write_bytes(b"not a faiss index")
     workspace = Workspace(repo.path, index)
-    with workspace._writing(False):
-        vectors = workspace._vector_store()
+    with workspace.writing(False):
+        vectors = workspace.vector_store()
     import faiss
 
     assert faiss.read_index(str(next(index.glob("vectors-*.faiss")))).ntotal == vectors.index.ntotal

@@ -82,8 +82,8 @@ def test_labels_clear_removes_a_symbols_labels(indexed, capsys):
 
     git, index = indexed
     ws = Workspace(git.path, index)
-    ws.set_label(ws.live_symbol("main", "src/orders.py", "cancel_order"), Label.EXCLUDE, note="old idea")
-    ws.set_label(ws.live_symbol("main", "src/orders.py", "place_order"), Label.USE)
+    ws.review.set_label(ws.live_symbol("main", "src/orders.py", "cancel_order"), Label.EXCLUDE, note="old idea")
+    ws.review.set_label(ws.live_symbol("main", "src/orders.py", "place_order"), Label.USE)
     ws.close()
     args = ["--repo", str(git.path), "--index", index]
     capsys.readouterr()

@@ -13,14 +13,14 @@ import threading
 import time
 
 import pytest
+from gittools import GitBuilder
 
 from branchwise.errors import IndexLockedError
 from branchwise.index.indexer import Indexer
-from branchwise.store.lock import WriteLock
 from branchwise.models import Label
 from branchwise.search.hybrid import SearchRequest
+from branchwise.store.lock import WriteLock
 from branchwise.workspace import Workspace
-from gittools import GitBuilder
 
 CODE = "def charge_card(card, amount):\n    return amount\n\n\ndef refund(payment):\n    return payment\n"
 
@@ -43,17 +43,17 @@ def _writes(ws: Workspace, tmp_path):
     """Each write the service API offers, as a call."""
     [result] = ws.search(SearchRequest("charge card", "main", top_k=1))
     labels_file = tmp_path / "labels.toml"
-    ws.set_label(result, Label.REFERENCE_ONLY)
-    ws.export_labels(labels_file)
+    ws.review.set_label(result, Label.REFERENCE_ONLY)
+    ws.review.export_labels(labels_file)
     return {
         "index": lambda: ws.index(["main"]),
         "index --prune": lambda: ws.index(["main"], prune=True),
         "index --gc": lambda: ws.index(["main"], gc=True),
         "index --rebuild": lambda: ws.index(["main"], rebuild=True),
         "collect_garbage": lambda: ws.collect_garbage(retention_days=0),
-        "set_label": lambda: ws.set_label(result, Label.EXCLUDE),
-        "clear_label": lambda: ws.set_label(result, None),
-        "import_labels": lambda: ws.import_labels(labels_file),
+        "set_label": lambda: ws.review.set_label(result, Label.EXCLUDE),
+        "clear_label": lambda: ws.review.set_label(result, None),
+        "import_labels": lambda: ws.review.import_labels(labels_file),
     }
 
 

@@ -13,14 +13,14 @@ from contextlib import contextmanager
 
 import pytest
 from gittools import GitBuilder
+from test_bundle import context_for, verified
+from test_verify import indexed_results
 
-from branchwise.review.bundle import manifest_path_for, write_bundle
 from branchwise.git.repo import GitRepo
+from branchwise.review.bundle import manifest_path_for, write_bundle
 from branchwise.review.tours import Step, Tour
 from branchwise.review.tours.codetour import write_codetour
 from branchwise_cli.main import main
-from test_bundle import context_for, verified
-from test_verify import indexed_results
 
 
 @contextmanager

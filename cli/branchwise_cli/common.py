@@ -11,9 +11,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from branchwise.search.arguments import choice_problem, valid_values
 from branchwise.display import escape_controls, escape_text, safe_json
 from branchwise.errors import UsageError
+from branchwise.search.arguments import choice_problem, valid_values
 from branchwise.search.hybrid import SearchRequest, check_top_k
 from branchwise.workspace import Workspace
 

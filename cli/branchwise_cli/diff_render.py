@@ -9,9 +9,9 @@ the whole reads in a minute; `--json` has everything.
 
 from __future__ import annotations
 
+from branchwise.display import escape_controls, escape_text
 from branchwise.review.branchdiff import BranchDiff, SymbolChange
 from branchwise.review.diffsummary import GROUPS, signature_of
-from branchwise.display import escape_controls, escape_text
 
 GROUP_TITLES = {"source": "Source", "test": "Tests", "docs": "Docs", "example": "Examples",
                 "config": "Configuration", "ci": "CI"}

@@ -16,10 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from branchwise.store import worker_record
 from branchwise.index.background import Target, record
+from branchwise.store import utc_now, worker_record
 from branchwise.store.lock import WriteLock
-from branchwise.store import utc_now
 
 #: how long a worker that yielded waits before it tries to take the lock back
 YIELD_PAUSE_SECONDS = 1.0
@@ -53,8 +52,8 @@ def run_worker(repo: Path, index_dir: Path, lock: WriteLock, first: list[str], s
     done_before = 0
     try:
         while True:
-            vectors = workspace._vector_store()
-            static_vectors = workspace._static_vector_store()  # its file follows each batch's generation
+            vectors = workspace.vector_store()
+            static_vectors = workspace.static_vector_store()  # its file follows each batch's generation
             work = embedstage.plan(workspace.store, workspace.repo.name, workspace.embedder.name, first)
             total = done_before + work.texts
             group: dict[str, str | None] = {"label": None}

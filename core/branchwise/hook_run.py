@@ -15,8 +15,8 @@ outcome of the last refresh is written to a small JSON record in the index direc
 from __future__ import annotations
 
 import argparse
-import hashlib
 import fcntl
+import hashlib
 import os
 import sys
 import time
@@ -24,10 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from branchwise.index import hooks
-
 from branchwise.store import worker_record
 from branchwise.store.lock import LOCK_FILE
-
 
 
 def _queue_lock(index_dir: Path, branch: str) -> Path:

@@ -30,7 +30,7 @@ def _app(shop_index, query=FIRST, scope="branch"):
 def _stored_labels(shop_index) -> list:
     workspace = Workspace(*shop_index)
     try:
-        return workspace.labels()
+        return workspace.review.labels()
     finally:
         workspace.close()
 
@@ -163,10 +163,11 @@ async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
 
 @run_async
 async def test_u_undoes_label_and_note_changes_one_at_a_time_in_the_store(shop_index):
+    from pilot_helpers import select_row
+
     from branchwise.models import Label, Verdict
     from branchwise.search.hybrid import SearchRequest
     from branchwise_tui.widgets.keybar import KeyBar
-    from pilot_helpers import select_row
 
     repo, index_dir = shop_index
     workspace = Workspace(repo, index_dir)

@@ -38,7 +38,7 @@ async def test_p_pins_the_selected_symbol_and_the_next_search_puts_it_first(shop
         assert rank_cells[2] == f"{PIN}3" and all(PIN not in cell for i, cell in enumerate(rank_cells) if i != 2)
         assert f"{PIN} 1 pinned" in str(table.border_title)
         assert any("Pinned" in n.message for n in app._notifications)
-        [pin] = app.session.workspace.pins("main")
+        [pin] = app.session.workspace.review.pins("main")
         assert (pin.path, pin.qualified_name) == (chosen.path, chosen.identity.qualified_name)
 
         await pilot.press("slash", "enter")  # search again: the pin comes first
@@ -52,7 +52,7 @@ async def test_p_pins_the_selected_symbol_and_the_next_search_puts_it_first(shop
         select_row(app, lambda r: r.pinned)
         await pilot.press("P")  # again: unpin
         await settle(pilot)
-        assert app.session.workspace.pins() == [] and not app.session.results[0].pinned
+        assert app.session.workspace.review.pins() == [] and not app.session.results[0].pinned
     other = Workspace(repo, index_dir).search(SearchRequest(QUERY, "main"))
     assert not any(r.pinned for r in other)
 

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-
-from rich.syntax import Syntax
-
 from pilot_helpers import run_async, select_row, settle
+from rich.syntax import Syntax
 
 from branchwise.models import Label, Verdict
 from branchwise.search.hybrid import SearchRequest

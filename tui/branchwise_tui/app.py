@@ -21,7 +21,8 @@ from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Container, Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Header, Input, Label as TextLabel, Select, Switch
+from textual.widgets import DataTable, Header, Input, Select, Switch
+from textual.widgets import Label as TextLabel
 from textual.worker import Worker, WorkerState
 
 from branchwise.display import escape_controls
@@ -34,8 +35,17 @@ from branchwise_tui.commands import ReviewCommands
 from branchwise_tui.editor import chosen_editor, editor_command
 from branchwise_tui.keys import KEYS
 from branchwise_tui.messages import (
-    BundleMeasured, BundlePlanned, ExportCompleted, IndexRefreshed, LabelSaved, LabelsRestored, ModelLoaded,
-    NoteSaved, PinsSaved, SearchCompleted, StatsLoaded,
+    BundleMeasured,
+    BundlePlanned,
+    ExportCompleted,
+    IndexRefreshed,
+    LabelSaved,
+    LabelsRestored,
+    ModelLoaded,
+    NoteSaved,
+    PinsSaved,
+    SearchCompleted,
+    StatsLoaded,
 )
 from branchwise_tui.screens.bundle import BundleScreen
 from branchwise_tui.screens.filter import FilterScreen

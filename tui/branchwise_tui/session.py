@@ -12,16 +12,15 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from branchwise.review.bundle import BundleContext
-from branchwise.review.bundle.overlap import REFERENCE
-from branchwise.errors import BranchwiseError
 from branchwise.display import escape_controls
-from branchwise.review.bundle import shown_for
-from branchwise.verify.citation import Shown
-from branchwise.search.coverage import Coverage
-from branchwise.review.labels import LabelRecord, effective_label
+from branchwise.errors import BranchwiseError
 from branchwise.models import Label, Result
+from branchwise.review.bundle import BundleContext, shown_for
+from branchwise.review.bundle.overlap import REFERENCE
+from branchwise.review.labels import LabelRecord, effective_label
+from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo, SearchRequest
+from branchwise.verify.citation import Shown
 from branchwise.workspace import Workspace
 
 DEFAULT_BUNDLE = Path("branchwise-bundle.md")
@@ -133,9 +132,9 @@ class ReviewSession:
     def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> LabelChange:
         """Label (or clear) each of `results`, keeping the note each already has (`notes`)."""
         with self._lock:
-            before = tuple((r, self.workspace.label_record(r)) for r in results)
+            before = tuple((r, self.workspace.review.label_record(r)) for r in results)
             for result in results:
-                self.workspace.set_label(result, label, notes.get(result.version_id, "") if label else "")
+                self.workspace.review.set_label(result, label, notes.get(result.version_id, "") if label else "")
         what = results[0].identity.qualified_name if len(results) == 1 else f"{len(results)} results"
         return LabelChange("label", before, f"{what} → {label.value if label else 'no label'}")
 
@@ -144,34 +143,34 @@ class ReviewSession:
         with self._lock:
             for result in results:
                 if pinned:
-                    self.workspace.pin(result, self.branch)
+                    self.workspace.review.pin(result, self.branch)
                 else:
-                    self.workspace.unpin(result, self.branch)
+                    self.workspace.review.unpin(result, self.branch)
 
     def set_note(self, result: Result, note: str) -> LabelChange:
         """Store `note` with the result's label; an unlabelled result gets its default label."""
         with self._lock:
-            before = ((result, self.workspace.label_record(result)),)
-            self.workspace.set_label(result, result.label or effective_label(result), note.strip())
+            before = ((result, self.workspace.review.label_record(result)),)
+            self.workspace.review.set_label(result, result.label or effective_label(result), note.strip())
         return LabelChange("note", before, f"note on {result.identity.qualified_name}")
 
     def undo(self, change: LabelChange) -> None:
         """Put every label `change` touched back as it was stored before it."""
         with self._lock:
             for result, record in change.before:
-                self.workspace.restore_label(result, record)
+                self.workspace.review.restore_label(result, record)
 
     def export(self, out: Path):
         if self.request is None:
             raise BranchwiseError("nothing to export: search first")
         with self._lock:
-            return self.workspace.export(self.request, out, against=self.against, results=self.results,
+            return self.workspace.review.export(self.request, out, against=self.against, results=self.results,
                                          use_indexed_text=frozenset(self.use_indexed_text), force=True)
 
     def bundle_tokens(self, request: SearchRequest, results: list[Result], use_indexed_text: frozenset[str]) -> int:
         """Tokens of the bundle these reviewed results make now (after overlaps and labels)."""
         with self._lock:
-            bundle = self.workspace.build_bundle(request, results, self.against, use_indexed_text, allow_secrets=True)
+            bundle = self.workspace.review.build_bundle(request, results, self.against, use_indexed_text, allow_secrets=True)
         return bundle.total_tokens
 
     def bundle_plan(self) -> BundlePlan:
@@ -179,7 +178,7 @@ class ReviewSession:
         if self.request is None:
             raise BranchwiseError("nothing to bundle: search first")
         with self._lock:
-            bundle = self.workspace.build_bundle(self.request, self.results, self.against,
+            bundle = self.workspace.review.build_bundle(self.request, self.results, self.against,
                                                  frozenset(self.use_indexed_text), allow_secrets=True)
         items = [BundleItem(p.result, True, "reference-only" if p.role == REFERENCE else "use",
                             f"{p.shown.path}#L{p.shown.start_line}-L{p.shown.end_line}", p.tokens)
@@ -203,7 +202,7 @@ class ReviewSession:
 
     def statistics(self) -> dict:
         with self._lock:
-            return self.workspace.statistics()
+            return self.workspace.review.statistics()
 
     def record(self) -> dict | None:
         """Append this session's record to the stats log; None when no search ran.
@@ -214,13 +213,13 @@ class ReviewSession:
             return None
         info = next((b for b in self.branch_infos if b.name == self.branch), None)
         target = self.target.context.target_commit if self.target else None
-        return self.workspace.record_session("review", self.branch, list(self.reviewed.values()),
+        return self.workspace.review.record_session("review", self.branch, list(self.reviewed.values()),
                                              target_commit=target, info=info)
 
     def _target(self, request: SearchRequest, results: list[Result]) -> Target:
-        context = self.workspace.bundle_context(request, results, self.against)
+        context = self.workspace.review.bundle_context(request, results, self.against)
         commits = {context.target_commit, *(r.commit for r in results if r.commit)}
-        return Target(context, {commit: self.workspace.commit_date(commit) for commit in commits})
+        return Target(context, {commit: self.workspace.review.commit_date(commit) for commit in commits})
 
     # state kept for the screen (UI thread) ----------------------------------------------------
 
@@ -260,5 +259,5 @@ class ReviewSession:
 
     def header(self, result: Result) -> list[str]:
         """The citation header this result would carry in the bundle, as the bundle builds it."""
-        lines = self.workspace.citation_header(result, self._context(), dates=self._searched().dates.get)
+        lines = self.workspace.review.citation_header(result, self._context(), dates=self._searched().dates.get)
         return [escape_controls(line) for line in lines]

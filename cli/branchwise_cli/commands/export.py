@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from branchwise_cli.common import EXIT_OK, Waiting, as_user, backend, echo, reading_branch, repo_branch, request, search_options, workspace
+from branchwise_cli.common import (
+    EXIT_OK,
+    Waiting,
+    as_user,
+    backend,
+    echo,
+    reading_branch,
+    repo_branch,
+    request,
+    search_options,
+    workspace,
+)
 
 NAME = "export"
 HELP = "write a verified context bundle for a query"
@@ -39,11 +50,11 @@ def run(args) -> int:
     reading_branch(args, ws)
     one = request(args, args.query)
     with Waiting("loading the model, searching and writing the bundle"):
-        report = ws.export(one, Path(args.out), against=args.against, allow_secrets=args.allow_secrets,
+        report = ws.review.export(one, Path(args.out), against=args.against, allow_secrets=args.allow_secrets,
                            force=args.force, record_stats=not args.no_stats, format=args.format, max_tokens=args.max_tokens,
                            reference_as=args.reference_as, class_outline=args.class_outline)
     echo(report.summary_line())
-    note = ws.results_note(args.branch)
+    note = ws.review.results_note(args.branch)
     if note is not None:
         echo(note)
     return EXIT_OK

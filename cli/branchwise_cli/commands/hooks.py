@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from branchwise_cli.common import EXIT_OK, repo_option, echo, index_option, json_option, print_json, workspace
+from branchwise_cli.common import EXIT_OK, echo, index_option, json_option, print_json, repo_option, workspace
 
 NAME = "hooks"
 HELP = "install, remove or inspect the git hooks that refresh the index in the background"
@@ -19,13 +19,13 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     ws = workspace(args)
     if args.action == "status":
-        data = ws.hooks_status()
+        data = ws.hooks.status()
         if args.json:
             print_json(data)
         else:
             _print_status(data)
         return EXIT_OK
-    done = ws.install_hooks() if args.action == "install" else ws.uninstall_hooks()
+    done = ws.hooks.install() if args.action == "install" else ws.hooks.uninstall()
     if args.json:
         print_json({"action": args.action, "hooks": done})
     else:

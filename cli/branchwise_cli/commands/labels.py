@@ -7,7 +7,17 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 from branchwise.wording import plural
-from branchwise_cli.common import EXIT_OK, reading_branch, repo_option, as_user, echo, index_option, json_option, print_json, workspace
+from branchwise_cli.common import (
+    EXIT_OK,
+    as_user,
+    echo,
+    index_option,
+    json_option,
+    print_json,
+    reading_branch,
+    repo_option,
+    workspace,
+)
 
 NAME = "labels"
 HELP = "list, clear, pin/unpin, export or import reviewer labels and pins (TOML)"
@@ -40,13 +50,13 @@ def run(args) -> int:
         what = "a labels file" if args.action in ("export", "import") else "a symbol as PATH::QUALIFIED_NAME"
         raise UsageError(f"labels {args.action} needs {what}")
     if args.action == "export":
-        count = ws.export_labels(Path(args.target), force=args.force)
-        pinned = len(ws.pins())
+        count = ws.review.export_labels(Path(args.target), force=args.force)
+        pinned = len(ws.review.pins())
         pins = f" and {plural(pinned, 'pin')}" if pinned else ""
         echo(f"exported {plural(count, 'label')}{pins} to {args.target}")
     elif args.action == "import":
-        count = ws.import_labels(Path(args.target))
-        pinned = len(ws.pins())
+        count = ws.review.import_labels(Path(args.target))
+        pinned = len(ws.review.pins())
         pins = f" ({plural(pinned, 'pin')} on record now)" if pinned else ""
         echo(f"imported {plural(count, 'label')} from {args.target}{pins}")
     else:
@@ -54,7 +64,7 @@ def run(args) -> int:
         if not sep or not path or not name:
             raise UsageError(f"name the symbol as PATH::QUALIFIED_NAME, not {args.target!r}")
         if args.action == "clear":
-            cleared = ws.clear_labels(path, name)
+            cleared = ws.review.clear_labels(path, name)
             if not cleared:
                 raise UsageError(f"{path}::{name} has no label")
             echo(f"cleared {plural(cleared, 'label')} of {path}::{name}")
@@ -62,9 +72,9 @@ def run(args) -> int:
         branch = reading_branch(args, ws)
         result = ws.live_symbol(branch, path, name)
         if args.action == "pin":
-            ws.pin(result, branch, args.note)
+            ws.review.pin(result, branch, args.note)
             echo(f"pinned {path}::{name} on {branch}")
-        elif ws.unpin(result, branch):
+        elif ws.review.unpin(result, branch):
             echo(f"unpinned {path}::{name} on {branch}")
         else:
             raise UsageError(f"{path}::{name} is not pinned on {branch}")
@@ -72,8 +82,8 @@ def run(args) -> int:
 
 
 def _list(ws, args) -> int:
-    pins = ws.pins(args.branch)
-    labels = ws.labels()
+    pins = ws.review.pins(args.branch)
+    labels = ws.review.labels()
     if args.json:
         print_json({"repository": ws.repo.name,
                     "labels": labels,

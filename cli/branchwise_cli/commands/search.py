@@ -5,12 +5,25 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-from branchwise.search.coverage import coverage_note
 from branchwise.errors import UsageError
 from branchwise.models import Result
+from branchwise.search.coverage import coverage_note
 from branchwise.wording import plural
-from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, json_option, print_json,
-                                   reading_branch, read_queries, repo_branch, request, search_options, workspace)
+from branchwise_cli.common import (
+    EXIT_OK,
+    Waiting,
+    as_user,
+    backend,
+    echo,
+    json_option,
+    print_json,
+    read_queries,
+    reading_branch,
+    repo_branch,
+    request,
+    search_options,
+    workspace,
+)
 from branchwise_cli.result_text import result_lines, vimgrep_line
 
 NAME = "search"
@@ -58,12 +71,12 @@ def run(args) -> int:
     branch = reading_branch(args, ws)
     requests = [dataclasses.replace(one, branch=branch) for one in requests]
     target = ws.target_commit(args.branch, args.against)
-    note = ws.results_note(args.branch) if not args.json else None
+    note = ws.review.results_note(args.branch) if not args.json else None
     for number, (query, one) in enumerate(zip(queries, requests)):
         with Waiting("loading the model and searching" if number == 0 else "searching"):
             results = ws.search(one, args.against)
         if not args.no_stats:
-            ws.record_session("search", args.branch, results, target_commit=target)
+            ws.review.record_session("search", args.branch, results, target_commit=target)
         coverage = ws.dense_coverage(args.branch)
         if args.json:
             print_json({"query": query, "branch": args.branch, "target_commit": target,

@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-from branchwise.review import stats
-
-from branchwise.review import usage
 from branchwise.errors import UsageError
-from branchwise.workspace import Workspace
+from branchwise.review import stats, usage
+from branchwise.review.desk import Review
 from branchwise_cli.common import EXIT_OK, as_user, echo_text, index_option, json_option, print_json, workspace
 
 NAME = "stats"
@@ -33,7 +31,7 @@ def run(args) -> int:
     if args.branch is not None:
         raise UsageError("--branch goes with --used (the failure statistics cover every branch)")
     one = args.repo or not args.index  # default: the repository around the current directory
-    summary = workspace(args, reader=True).statistics() if one else Workspace.index_statistics(args.index, user=args.user)
+    summary = workspace(args, reader=True).review.statistics() if one else Review.index_statistics(args.index, user=args.user)
     if args.json:
         print_json(summary)
     else:
@@ -44,7 +42,7 @@ def run(args) -> int:
 def _used(args) -> int:
     if isinstance(args.limit, bool) or args.limit < 1:
         raise UsageError(f"--limit must be a whole number of at least 1, not {args.limit}")
-    report = workspace(args, reader=True).used_versions(args.branch, args.limit)
+    report = workspace(args, reader=True).review.used_versions(args.branch, args.limit)
     if args.json:
         print_json(report, schema="stats-used")
     else:

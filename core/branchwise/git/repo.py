@@ -26,8 +26,8 @@ from pathlib import Path
 import git
 from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
 
-from branchwise.git import branches as gitbranches
 from branchwise.errors import BranchwiseError, UsageError
+from branchwise.git import branches as gitbranches
 from branchwise.git.branches import BranchRef
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.git.safety import safe_environment

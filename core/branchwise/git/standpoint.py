@@ -17,6 +17,7 @@ import git
 from git.exc import InvalidGitRepositoryError, NoSuchPathError
 
 from branchwise.errors import UsageError
+from branchwise.suggest import with_suggestion
 
 
 def enclosing_repository(start: str | os.PathLike[str] = ".") -> Path:
@@ -53,3 +54,25 @@ def checked_out(repo) -> Standpoint:
         return Standpoint(at_head[0], f"HEAD is detached at {head[:7]}, the tip of {at_head[0]}: using {at_head[0]}")
     which = f"the tip of {', '.join(at_head)}" if at_head else "the tip of no branch"
     raise UsageError(f"HEAD is detached at {head[:7]} ({which}): name a --branch")
+
+
+def meant_branch(repo, typed: str | None, indexed: list[str]) -> str:
+    """The indexed branch a reader means by `typed` (None: the checked-out branch): an indexed
+    name as it is, else a branch of the repository by any name branches.py takes
+    (`origin/release/v2`); refused, with the closest indexed names, when it is not indexed."""
+    if typed is not None and typed in indexed:
+        return typed
+    name = checked_out(repo).branch if typed is None else _branch_or_indexed(repo, typed, indexed)
+    if name not in indexed:
+        raise UsageError(with_suggestion(f"branch {name!r} of {repo.name} is not indexed (run "
+                                         f"`branchwise index --branch {name}`)", name, indexed, "indexed"))
+    return name
+
+
+def _branch_or_indexed(repo, typed: str, indexed: list[str]) -> str:
+    try:
+        return repo.branch_name(typed)
+    except UsageError:  # not a branch of the repository: the names to suggest are the indexed ones
+        raise UsageError(with_suggestion(f"unknown branch {typed!r} in {repo.name}, and not indexed", typed,
+                                         indexed or sorted(repo.branches()),
+                                         "indexed" if indexed else "branches")) from None

@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import branchwise
-from branchwise.store import worker_record
 from branchwise.index.embedstage import EmbedPlan
+from branchwise.store import utc_now, worker_record
 from branchwise.store.lock import WriteLock
-from branchwise.store import utc_now
 
 
 @dataclass(frozen=True)

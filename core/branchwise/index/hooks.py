@@ -255,3 +255,27 @@ def _chain_mode(chained: Path) -> tuple[str, str | None]:
     if interpreter == "bash":
         return "source", first
     return "exec", None
+
+
+class RepositoryHooks:
+    """The hooks of one workspace's repository (`Workspace.hooks`): a bare repository has none."""
+
+    def __init__(self, repo, index_dir: Path):
+        self.repo, self.index_dir = repo, index_dir
+
+    def _work_tree(self) -> Path:
+        if self.repo.work_tree is None:
+            raise UsageError(f"{self.repo.name} is a bare repository: git runs no commit or checkout hooks there")
+        return self.repo.work_tree
+
+    def install(self) -> dict[str, str]:
+        """Install the hooks that refresh this index in the background."""
+        return install(self._work_tree(), self.index_dir)
+
+    def uninstall(self) -> dict[str, str]:
+        """Remove the hooks and restore those they chained to."""
+        return uninstall(self._work_tree())
+
+    def status(self) -> dict:
+        """Whether the hooks are installed, and when the last background refresh ran and how it ended."""
+        return status(self._work_tree(), self.index_dir)

@@ -12,23 +12,22 @@ afterwards, by the embedding stage (embedstage.py), in the foreground or in the 
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 
-import json
-
 from git.exc import GitCommandError
 
-from branchwise.chunking import path_embedding_text
 from branchwise.backends.backend import VectorStore
+from branchwise.chunking import path_embedding_text
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.git.names import name_from_git
 from branchwise.git.repo import FileChange, GitRepo
-from branchwise.models import Chunk
 from branchwise.index.parsing import ParsedFile, chunk_extras, embedding_key, parse_files  # noqa: F401 (recipe.py reads embedding_key here)
+from branchwise.models import Chunk
 from branchwise.store import BranchRecord, Store, utc_now
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total); "branch:NAME" starts a branch (position, count)

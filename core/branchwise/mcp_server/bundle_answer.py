@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from branchwise.review.bundle.budget import BUDGET, BudgetTooSmall
 from branchwise.errors import UsageError
 from branchwise.mcp_server.answer_size import echoed, with_token_count
 from branchwise.models import Result
+from branchwise.review.bundle.budget import BUDGET, BudgetTooSmall
 from branchwise.search.hybrid import SearchRequest
 
 #: the least bundle budget tried before the answer is declared too small
@@ -57,7 +57,7 @@ class BundleAnswer:
         return self._smallest(max_tokens, smallest)
 
     def build(self, budget: int | None, short: bool, max_tokens: int | None) -> tuple[dict, list[dict]]:
-        bundle = self.ws.build_bundle(self.request, self.results, max_tokens=budget)
+        bundle = self.ws.review.build_bundle(self.request, self.results, max_tokens=budget)
         entries = bundle.manifest["results"]
         answer: dict[str, Any] = {
             "query": echoed(self.request.query), "repository": self.ws.repo.name, "branch": self.request.branch,

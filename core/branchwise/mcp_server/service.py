@@ -15,18 +15,17 @@ import json
 import threading
 from typing import Any
 
-from branchwise.review import usage
-
-from branchwise.verify import views
-from branchwise.review.bundle.tokens import token_counter
-from branchwise.review.bundle import BundleContext, shown_for
 from branchwise.errors import UsageError
-from branchwise.review.labels import effective_label
 from branchwise.mcp_server.answer_size import compact_json, echoed, with_token_count
 from branchwise.mcp_server.bundle_answer import BundleAnswer
 from branchwise.mcp_server.citations import citation_result, file_hash_check, parse_item
 from branchwise.models import Label, Result
+from branchwise.review import usage
+from branchwise.review.bundle import BundleContext, shown_for
+from branchwise.review.bundle.tokens import token_counter
+from branchwise.review.labels import effective_label
 from branchwise.search.hybrid import SearchRequest
+from branchwise.verify import views
 from branchwise.workspace import Workspace
 
 MAX_TOP_K = 50
@@ -79,7 +78,7 @@ class AgentService:
                                     language=language, path_prefix=path_prefix, detail=detail)
             verifier = ws.verifier(branch)
             results = ws.search(request, verifier=verifier)
-            context = ws.bundle_context(request, results, verifier=verifier)
+            context = ws.review.bundle_context(request, results, verifier=verifier)
             kept = [r for r in results if effective_label(r) is not Label.EXCLUDE]
             self._record(ws, branch, results, verifier)
             answer: dict[str, Any] = {
@@ -184,7 +183,7 @@ class AgentService:
             verifier.verify([result])
             views.deliver(result, views.FULL)  # the whole text, verified as the whole text
             ws.apply_labels([result])
-            context = ws.bundle_context(SearchRequest(query=qualified_name, branch=branch), [result], verifier=verifier)
+            context = ws.review.bundle_context(SearchRequest(query=qualified_name, branch=branch), [result], verifier=verifier)
             self._record(ws, branch, [result], verifier)
             return {"repository": ws.repo.name, "branch": branch, "target": context.target,
                     "freshness": freshness, **_entry(ws, result, context)}
@@ -227,12 +226,12 @@ class AgentService:
                 self.refresher.request(ws, moved)
 
     def _allowed(self, ws: Workspace, path: str) -> bool:
-        return ws.may_read(path)
+        return ws.access.may_read(path)
 
     def _record(self, ws: Workspace, branch: str, results: list[Result], verifier,
                 used: list[Result] | None = None) -> None:
         if results:
-            ws.record_session("mcp", branch, results, target_commit=verifier.target_commit, used=used)
+            ws.review.record_session("mcp", branch, results, target_commit=verifier.target_commit, used=used)
 
 def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
     """One result as an agent gets it: what to read, its citation header and how to treat it.
@@ -247,7 +246,7 @@ def _entry(ws: Workspace, result: Result, context: BundleContext) -> dict:
         "start_line": shown.start_line, "end_line": shown.end_line,
         "verdict": result.verdict.value if result.verdict else None, "reason": result.reason,
         "handling": shown.label.value,
-        "header": "\n".join(ws.citation_header(result, context)),
+        "header": "\n".join(ws.review.citation_header(result, context)),
         "text": shown.text, "text_is": "current" if shown.current else "indexed", "text_kind": result.text_kind,
         "indexed": indexed,
     }

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from branchwise.review.diffsummary import Summary, order_changes, summarise
 from branchwise.errors import UsageError
-from branchwise.review.impact import ImpactHit, Progress, diff_impact
 from branchwise.models import Identity, PathClass
+from branchwise.review.diffsummary import Summary, order_changes, summarise
+from branchwise.review.impact import ImpactHit, Progress, diff_impact
 from branchwise.verify.symbols import Symbol, with_module_hashes
 
 KINDS = ("added", "changed", "deleted", "moved", "renamed")

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from branchwise.models import Label
 from branchwise.review import labels
 from branchwise.review.branchdiff import BranchDiff, SymbolChange
 from branchwise.review.bundle import BundleContext, header_for, shown_for
-from branchwise.verify.citation import short
-from branchwise.models import Label
 from branchwise.review.reviewbundle import ReviewBundle, Section
+from branchwise.verify.citation import short
 
 
 def diff_bundle(workspace, diff: BranchDiff) -> ReviewBundle:

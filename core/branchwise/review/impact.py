@@ -23,10 +23,10 @@ from functools import lru_cache
 import numpy as np
 
 from branchwise.backends.version_vectors import version_vectors
-from branchwise.review.callers import Found, Target, find_callers, wants_callers
 from branchwise.chunking.languages import language_for_path
 from branchwise.models import Identity, PathClass, Result, version_id
 from branchwise.ranking import role_of
+from branchwise.review.callers import Found, Target, find_callers, wants_callers
 from branchwise.review.references import HOWS, has_references
 from branchwise.search.hybrid import place_live
 from branchwise.store.records import VersionRecord

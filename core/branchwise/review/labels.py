@@ -25,11 +25,10 @@ from pathlib import Path
 
 import tomli_w
 
-from branchwise.review import labelfile
-
-from branchwise.search import pins
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
+from branchwise.review import labelfile
+from branchwise.search import pins
 from branchwise.store import labels as store_labels
 from branchwise.store import pins as store_pins
 

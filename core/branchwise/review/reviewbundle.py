@@ -12,9 +12,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from branchwise.review.bundle.formats import fenced
-from branchwise.review.bundle import manifest_path_for
 from branchwise.errors import BranchwiseError
+from branchwise.review.bundle import manifest_path_for
+from branchwise.review.bundle.formats import fenced
 from branchwise.review.labels import write_atomically
 from branchwise.secrets import scan
 

@@ -28,12 +28,12 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
-from branchwise.search.access import Restriction
 from branchwise.config import Config
 from branchwise.display import escape_controls
 from branchwise.errors import UsageError
-from branchwise.review.labels import default_label, is_override
 from branchwise.models import Result, Verdict
+from branchwise.review.labels import default_label, is_override
+from branchwise.search.access import Restriction
 from branchwise.wording import plural
 
 STATS_FILE = "stats.jsonl"

@@ -15,14 +15,24 @@ from __future__ import annotations
 
 from collections import Counter
 from datetime import datetime, timezone
-from branchwise.verify import stale
-from branchwise.review.advice import branch_advice, branch_line
-from branchwise.search.coverage import Coverage
+
 from branchwise.display import escape_controls
 from branchwise.git.names import name_from_git
 from branchwise.git.repo import GitRepo
+from branchwise.review.advice import branch_advice, branch_line
+from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo
+from branchwise.verify import stale
 from branchwise.wording import plural
+
+
+def freshness(ws, count_for: set[str] | None = None) -> list[dict]:
+    """Each indexed branch of the workspace `ws` against its tip: cheap enough to run before
+    every answer. `count_for`: count commits behind only for these branches (default: all)."""
+    tips = ws.repo.branches()
+    return [branch_freshness(ws.repo, info, tips, count=count_for is None or info.name in count_for)
+            for info in ws.indexed_branches()]
+
 
 def branch_freshness(repo: GitRepo, info: BranchInfo, tips: dict[str, str] | None = None, count: bool = True) -> dict:
     """An indexed branch against its tip: refs and (`count`) one `rev-list --count`, no file read."""

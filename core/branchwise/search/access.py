@@ -28,6 +28,7 @@ import getpass
 import os
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from branchwise.errors import AccessDeniedError, UsageError
@@ -126,3 +127,50 @@ def _entries_of(entries: dict, user: str, path: Path) -> list[dict]:
             raise UsageError(f"access denied: bad access file {path}: user {user!r} is in unknown group {group!r}")
         found.append(entries["groups"][group])
     return found
+
+
+class ReadAccess:
+    """The access rule of one repository for one user, as every front end applies it: the
+    restriction (raising when the user may read nothing), a search narrowed to it, and a
+    path predicate for outputs that name or show code."""
+
+    def __init__(self, index_dir: Path, repository: str, user: str | None):
+        self._where = (Path(index_dir), repository, user)
+
+    @cached_property
+    def restriction(self) -> Restriction | None:
+        """What the access file lets the user read here; raises when it is nothing at all."""
+        return restriction_for(*self._where)
+
+    def readable(self) -> bool:
+        """Whether the user may read anything of the repository (a broken access file still raises)."""
+        try:
+            self.restriction
+        except AccessDeniedError:
+            return False
+        return True
+
+    @property
+    def allows(self):
+        """The rule as a path predicate (None: everything readable)."""
+        restriction = self.restriction
+        return None if restriction is None or restriction.prefixes is None else restriction.allows
+
+    def may_read(self, path: str) -> bool:
+        restriction = self.restriction
+        return restriction is None or restriction.allows(path)
+
+    def narrowed(self, allowed_prefixes: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        """A search's own path prefixes (None: all) narrowed to what the user may read."""
+        restriction = self.restriction
+        if restriction is None or restriction.prefixes is None:
+            return allowed_prefixes
+        if allowed_prefixes is None:
+            return restriction.prefixes
+        return _intersect_prefixes(allowed_prefixes, restriction.prefixes)
+
+
+def _intersect_prefixes(wanted: tuple[str, ...], allowed: tuple[str, ...]) -> tuple[str, ...]:
+    """Path prefixes inside both sets: the longer of every pair where one contains the other."""
+    both = {a if a.startswith(b) else b for a in wanted for b in allowed if a.startswith(b) or b.startswith(a)}
+    return tuple(sorted(both))

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from branchwise.search.arguments import check_filters
-from branchwise.search.coverage import Coverage
-from branchwise.search.docrank import DocstringReranker
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.models import EXCLUDED_CLASSES, Identity, Result
-from branchwise.search.pins import pinned_first
-from branchwise.suggest import closest
-from branchwise.search.ranking_stage import restage
 from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wanted_roles, with_coverage
+from branchwise.search.arguments import check_filters
+from branchwise.search.coverage import Coverage
+from branchwise.search.docrank import DocstringReranker
+from branchwise.search.pins import pinned_first
+from branchwise.search.ranking_stage import restage
+from branchwise.suggest import closest
 
 if TYPE_CHECKING:
     from branchwise.config import Config

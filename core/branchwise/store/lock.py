@@ -16,9 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from branchwise.store import worker_record
 from branchwise.errors import IndexLockedError, UsageError
-from branchwise.store import make_index_dir
+from branchwise.store import make_index_dir, worker_record
 
 LOCK_FILE = "write.lock"
 #: how long a writer waits for a background embedding worker to let go of the lock

@@ -26,12 +26,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
-from branchwise.verify import views
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.git.names import git_arg
 from branchwise.git.repo import GitRepo
 from branchwise.models import Chunk, Identity, PathClass, Result, Verdict, version_id
+from branchwise.verify import views
 from branchwise.verify.verifier import Verifier, find_identity
 
 #: the shortest hash prefix accepted: shorter ones match other contents too easily

@@ -18,7 +18,6 @@ from branchwise.chunking import chunk_file
 from branchwise.git.repo import GitRepo
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Identity, PathClass, sha256_hex
 
-
 _WORD = re.compile(r"[\w$]+")
 
 

@@ -27,12 +27,12 @@ from pathlib import PurePosixPath
 from git.exc import GitCommandError
 
 from branchwise.chunking import chunk_file
-from branchwise.verify import views
 from branchwise.chunking.outline_key import is_skeleton
-from branchwise.verify.container_text import fill_text
 from branchwise.errors import UsageError
 from branchwise.git.repo import GitRepo, git_blob_id
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
+from branchwise.verify import views
+from branchwise.verify.container_text import fill_text
 
 
 class Verifier:

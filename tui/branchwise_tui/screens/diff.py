@@ -18,15 +18,15 @@ from rich.syntax import Syntax
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.coordinate import Coordinate
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from branchwise.review.branchdiff import BranchDiff, SymbolChange
 from branchwise.models import Label
+from branchwise.review.branchdiff import BranchDiff, SymbolChange
 from branchwise_tui.screens.export import ExportScreen
 from branchwise_tui.screens.hosted import app_session
 from branchwise_tui.widgets.badges import verdict_badge
@@ -370,7 +370,7 @@ class DiffScreen(Screen[None]):
     @work(thread=True, name="label", exit_on_error=False)
     def save_label(self, result, label, row: int) -> None:
         session = app_session(self.app)
-        session.call(session.workspace.set_label, result, label)
+        session.call(session.workspace.review.set_label, result, label)
         self.post_message(ImpactLabelled(row))
 
     def on_impact_labelled(self, message: ImpactLabelled) -> None:

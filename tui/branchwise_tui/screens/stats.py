@@ -8,18 +8,17 @@ the table both run oldest first; with no sessions there is a sentence, not an em
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from rich.text import Text
 from textual.widgets import Footer, Header, Static
 
-from branchwise.review.stats import advice_line
-from branchwise_tui.widgets.lists import KeyScroll, KeyTable
-
 from branchwise.display import escape_controls
+from branchwise.review.stats import advice_line
 from branchwise.wording import plural
+from branchwise_tui.widgets.lists import KeyScroll, KeyTable
 
 #: below this width the two breakdown tables are stacked instead of side by side
 STACK_BELOW = 90

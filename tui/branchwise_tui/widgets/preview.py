@@ -17,9 +17,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from branchwise.verify.citation import Shown, cited_location
 from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
+from branchwise.verify.citation import Shown, cited_location
 from branchwise_tui.widgets.lists import KeyScroll
 
 THEME = "monokai"

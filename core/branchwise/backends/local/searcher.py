@@ -13,13 +13,13 @@ import numpy as np
 
 from branchwise.backends.local.vectors import VectorIndex
 from branchwise.config import Config
-from branchwise.search.coverage import Coverage
 from branchwise.embedding import Embedder
 from branchwise.errors import UsageError
 from branchwise.lexical import COLUMN_WEIGHTS, fts_query, name_query
 from branchwise.models import Identity, PathClass, Result
-from branchwise.search.question_shape import shape_of
+from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
+from branchwise.search.question_shape import shape_of
 from branchwise.store import Store
 
 

@@ -36,9 +36,9 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-from branchwise.store.lock import derived_files_writable, writer_elsewhere
-from branchwise.store import Store
 from branchwise.backends.version_vectors import version_vectors
+from branchwise.store import Store
+from branchwise.store.lock import derived_files_writable, writer_elsewhere
 
 #: Up to this many vectors the index is an exact flat scan; above it, an IVF index (see below).
 FLAT_MAX = 100_000

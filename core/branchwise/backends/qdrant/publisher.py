@@ -10,14 +10,23 @@ from __future__ import annotations
 
 import uuid
 
-from branchwise.search import lexical_sparse
+from branchwise.backends.qdrant.connection import (
+    branches_collection,
+    client_for,
+    path_prefixes,
+    point_id,
+    qdrant_models,
+    record_id,
+    scroll_all,
+    talking,
+    terms_collection,
+    versions_collection,
+)
+from branchwise.backends.version_vectors import version_vectors
 from branchwise.errors import BranchwiseError
 from branchwise.lexical import fts_columns
-from branchwise.backends.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,
-                                          qdrant_models, record_id, scroll_all, talking, terms_collection,
-                                          versions_collection)
+from branchwise.search import lexical_sparse
 from branchwise.store import Store
-from branchwise.backends.version_vectors import version_vectors
 
 BATCH = 256
 #: re-send every point's BM25 weights when the average document length moves this much

@@ -9,12 +9,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from branchwise.search import lexical_sparse
+from branchwise.backends.qdrant.connection import (
+    branches_collection,
+    client_for,
+    qdrant_models,
+    scroll_all,
+    talking,
+    terms_collection,
+    versions_collection,
+)
 from branchwise.errors import UsageError
 from branchwise.models import Identity, PathClass, Result
-from branchwise.backends.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
-                                          terms_collection, versions_collection)
+from branchwise.search import lexical_sparse
 from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
+
 
 class QdrantSearcher(HybridSearch):
     """Search over the server's payloads only: no local database is read."""

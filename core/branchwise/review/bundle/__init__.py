@@ -13,30 +13,30 @@ inside the index directory, or to carry something that looks like a credential.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from git.exc import BadName
 
-from branchwise.review.bundle import budget as budgeting
-from branchwise.review.bundle.formats import FORMATS, Facts, LeftOut, render
-from branchwise.verify.outline import outline
-from branchwise.review.bundle.overlap import REFERENCE, LabelledMember, Piece, cut, inside, resolve
-from branchwise.review.bundle.tokens import TokenCounter, token_counter
 from branchwise.chunking.symbols import CONTAINER_KINDS
-from branchwise.verify.citation import Shown, header_lines, short, version_string
 from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git.repo import GitRepo
+from branchwise.models import Result, Verdict
+from branchwise.review.bundle import budget as budgeting
+from branchwise.review.bundle.formats import FORMATS, Facts, LeftOut, render
+from branchwise.review.bundle.overlap import REFERENCE, LabelledMember, Piece, cut, inside, resolve
+from branchwise.review.bundle.tokens import TokenCounter, token_counter
 from branchwise.review.labels import effective_label, write_atomically
 from branchwise.review.outfiles import refuse_overwrite
-from branchwise.models import Result, Verdict
 from branchwise.secrets import scan
-from branchwise.wording import plural
+from branchwise.verify.citation import Shown, header_lines, short, version_string
+from branchwise.verify.outline import outline
 from branchwise.verify.views import FULL, OUTLINE, delivered
+from branchwise.wording import plural
 
 REFERENCE_AS = ("code", "outline")
 BUDGET = budgeting.BUDGET

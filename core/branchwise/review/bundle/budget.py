@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from branchwise.review.bundle.overlap import Piece, inside
 from branchwise.errors import UsageError
+from branchwise.review.bundle.overlap import Piece, inside
 
 BUDGET = "budget"
 

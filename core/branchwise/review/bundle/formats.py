@@ -12,9 +12,9 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
-from branchwise.verify.outline import comment_prefix
-from branchwise.review.bundle.overlap import REFERENCE, USE, Piece
 from branchwise.display import escape_controls, safe_json
+from branchwise.review.bundle.overlap import REFERENCE, USE, Piece
+from branchwise.verify.outline import comment_prefix
 
 FORMATS = ("markdown", "xml", "json")
 SUFFIXES = {"markdown": ".md", "xml": ".xml", "json": ".json"}

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from branchwise.verify.citation import Shown
 from branchwise.models import Label, Result, Verdict
+from branchwise.verify.citation import Shown
 from branchwise.verify.outline import comment_prefix
 
 USE, REFERENCE = "use", "reference"

@@ -25,9 +25,9 @@ from git.exc import GitCommandError
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.models import Chunk, Result, Verdict, version_id
+from branchwise.review.tours.tourfile import Step, Tour
 from branchwise.search.hybrid import SearchRequest
 from branchwise.verify.symbols import shape_hash, short_name
-from branchwise.review.tours.tourfile import Step, Tour
 from branchwise.verify.views import OUTLINE, REDACTION_CLAUSE, deliver, redaction_note
 
 if TYPE_CHECKING:

@@ -16,10 +16,10 @@ from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.git.repo import GitRepo
 from branchwise.review.labels import write_atomically
-from branchwise.structured import loads_json
-from branchwise.verify.symbols import innermost_at
 from branchwise.review.tours.check import TourCheck
 from branchwise.review.tours.tourfile import Step, Tour, in_repository
+from branchwise.structured import loads_json
+from branchwise.verify.symbols import innermost_at
 
 
 def read_codetour(path: Path) -> dict:

@@ -8,14 +8,13 @@ verification target, so the new tour starts out `current`.
 
 from __future__ import annotations
 
-
-from branchwise.review import labels
 from branchwise.chunking import chunk_file
 from branchwise.errors import UsageError
 from branchwise.git.repo import GitRepo
 from branchwise.models import Identity, Label, Result
-from branchwise.search.hybrid import SearchRequest
+from branchwise.review import labels
 from branchwise.review.tours.tourfile import Step, Tour
+from branchwise.search.hybrid import SearchRequest
 
 
 def record_tour(workspace, branch: str, title: str, from_labels: bool,

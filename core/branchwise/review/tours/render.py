@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from git.exc import BadName
 
-from branchwise.verify.citation import version_string
 from branchwise.git.repo import GitRepo
 from branchwise.review.reviewbundle import ReviewBundle, Section
 from branchwise.review.tours.check import StepCheck, TourCheck
+from branchwise.verify.citation import version_string
 from branchwise.wording import plural
 
 
