@@ -96,7 +96,7 @@ def test_a_failed_verification_is_listed_and_only_its_file_is_parsed_again(repo,
 
 
 def test_an_index_run_compacts_the_stale_file_to_the_failures_still_pending(repo):
-    from branchwise.verify import stale
+    from branchwise.store import stale
 
     ws = Workspace(repo.path)
     ws.index(["main", "feature"])

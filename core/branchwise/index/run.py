@@ -20,8 +20,8 @@ from branchwise.index import embedstage, grammar_upgrade
 from branchwise.index.indexer import BranchSummary, Indexer, Progress, refresh_embeddings
 from branchwise.index.recipe import ModelChange, RecipeChange
 from branchwise.index.recipe import migrate as migrate_recipe
+from branchwise.store import stale
 from branchwise.store.lock import WriteLock
-from branchwise.verify import stale
 
 
 class IndexReport(list[BranchSummary]):

@@ -22,7 +22,7 @@ from branchwise.git.repo import GitRepo
 from branchwise.review.advice import branch_advice, branch_line
 from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo
-from branchwise.verify import stale
+from branchwise.store import stale
 from branchwise.wording import plural
 
 

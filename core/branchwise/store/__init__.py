@@ -6,6 +6,8 @@ repositories, branches; `writes.py`: an index run; `reads.py`: the local backend
 `outbox.py`: a shared backend's publishing; `rechunk.py`: a recipe's re-chunking; `coverage.py`: what
 the embedding stage still has to embed), returning records (`records.py`) or plain
 values. Vector files beside the database are derived from it and can always be rebuilt.
+Beside the SQL, the index directory's other files: the write lock (`lock.py`), the background
+worker's record (`worker_record.py`) and the stale records of failed verifications (`stale.py`).
 """
 
 from pathlib import Path
