@@ -7,19 +7,8 @@ import pytest
 
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
-from branchwise.review.labels import (
-    apply_labels,
-    clear_label,
-    default_label,
-    ensure_schema,
-    export_labels,
-    import_labels,
-    is_override,
-    labels_for,
-    list_labels,
-    notes_for,
-    set_label,
-)
+from branchwise.review.labels import (apply_labels, clear_label, default_label, ensure_schema, export_labels,
+                                      import_labels, is_override, labels_for, list_labels, notes_for, set_label)
 
 
 def make_result(name: str, content_hash: str = "c" * 64, repository: str = "shop") -> Result:

@@ -35,15 +35,8 @@ from branchwise.review.desk import Review
 from branchwise.review.status import freshness, repository_status
 from branchwise.search.access import ReadAccess, Restriction, current_user
 from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest
-from branchwise.store import (
-    DB_FILE,
-    Store,
-    recorded_repositories,
-    require_index,
-    resolve_index_dir,
-    stale,
-    worker_record,
-)
+from branchwise.store import (DB_FILE, Store, recorded_repositories, require_index, resolve_index_dir, stale,
+                              worker_record)
 from branchwise.store.lock import WriteLock
 from branchwise.verify.live import live_symbol
 from branchwise.verify.snippets import verify_input

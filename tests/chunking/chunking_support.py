@@ -7,6 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from branchwise.chunking import chunk_file
 from branchwise.models import FileChunks
 
 HERE = Path(__file__).resolve().parent
@@ -74,3 +75,10 @@ def branch_files(repo: Path) -> list[tuple[str, str, bytes]]:
 
 def data_files() -> list[Path]:
     return sorted(p for p in DATA.rglob("*") if p.is_file())
+
+
+def units(path: str, source: str) -> set[tuple[str, str, str | None]]:
+    """(kind, qualified name, parent's qualified name) of every chunk of `source` but its module."""
+    result = chunk_file("repo", path, source.encode())
+    return {(c.identity.symbol_type, c.identity.qualified_name, c.parent.qualified_name if c.parent else None)
+            for c in result.chunks if c.identity.symbol_type != "module"}

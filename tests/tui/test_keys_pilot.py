@@ -173,7 +173,7 @@ async def test_u_undoes_label_and_note_changes_one_at_a_time_in_the_store(shop_i
     workspace = Workspace(repo, index_dir)
     found = workspace.search(SearchRequest(FIRST, "main", scope="all"))
     kept = next(r for r in found if r.verdict is Verdict.DELETED)
-    from branchwise import labels  # a label from another day, by another reviewer
+    from branchwise.review import labels  # a label from another day, by another reviewer
 
     labels.set_label(workspace.store.conn, repo.name, kept, Label.USE, "an earlier reviewer's note",
                      reviewer="someone else", labelled_at="2026-01-02T03:04:05+00:00")

@@ -17,9 +17,8 @@ from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.models import Label, Result
 from branchwise.review import labels, stats, usage
 from branchwise.review.advice import repository_advice, results_note
-from branchwise.review.bundle import (
-    Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle, header_for, write_bundle,
-)
+from branchwise.review.bundle import (Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle,
+                                      header_for, write_bundle)
 from branchwise.search import pins
 from branchwise.search.access import Restriction, restriction_for
 from branchwise.search.hybrid import BranchInfo, SearchRequest
@@ -43,7 +42,7 @@ class Review:
         return self.ws.repo.name
 
     def _refuse_unreadable(self, path: str) -> None:
-        if self.ws.allows is not None and not self.ws.allows(path):
+        if self.ws.access.allows is not None and not self.ws.access.allows(path):
             raise UsageError(f"{path} is outside what you may read")
 
     # bundles and citation headers ---------------------------------------------------------
@@ -166,7 +165,7 @@ class Review:
     def import_labels(self, path: Path) -> int:
         """Read a labels file (TOML) into this repository's labels, all or none; returns how
         many. Labels for paths the user may not read are refused."""
-        allows = self.ws.allows
+        allows = self.ws.access.allows
         with self.ws.writing():
             return labels.import_labels(self._conn, self._repository, Path(path), allows=allows)
 
@@ -176,11 +175,11 @@ class Review:
         from branchwise.review.outfiles import refuse_overwrite
 
         return labels.export_labels(self._conn, self._repository, refuse_overwrite(Path(path), force),
-                                    allows=self.ws.allows)
+                                    allows=self.ws.access.allows)
 
     def labels(self) -> list[dict]:
         """This repository's labels (those the user may read), by path and name."""
-        allows = self.ws.allows
+        allows = self.ws.access.allows
         return [{"path": r.path, "qualified_name": r.qualified_name, "symbol_type": r.symbol_type,
                  "language": r.language, "content_hash": r.content_hash, "version_id": r.version_id,
                  "label": r.label.value, "note": r.note, "reviewer": r.reviewer, "labelled_at": r.labelled_at}
@@ -205,7 +204,7 @@ class Review:
 
     def pins(self, branch: str | None = None) -> list[Pin]:
         """The pins of this repository (of one branch), those the user may read."""
-        allows = self.ws.allows
+        allows = self.ws.access.allows
         return [p for p in pins.list_pins(self._conn, self._repository, branch) if allows is None or allows(p.path)]
 
     def pinned_keys(self, branch: str) -> frozenset[PinKey]:

@@ -15,16 +15,8 @@ from pathlib import Path
 from branchwise.errors import UsageError
 from branchwise.store.batches import BATCH, in_batches
 from branchwise.store.coverage import CoverageReads
-from branchwise.store.database import (
-    BUSY_TIMEOUT_SECONDS,
-    DB_FILE,
-    database_error,
-    default_index_dir,
-    make_index_dir,
-    require_index,
-    resolve_index_dir,
-    utc_now,
-)
+from branchwise.store.database import (BUSY_TIMEOUT_SECONDS, DB_FILE, database_error, default_index_dir,
+                                       make_index_dir, require_index, resolve_index_dir, utc_now)
 from branchwise.store.impact_reads import ImpactReads
 from branchwise.store.outbox import Outbox
 from branchwise.store.reads import SearchReads

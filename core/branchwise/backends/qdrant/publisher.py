@@ -10,18 +10,9 @@ from __future__ import annotations
 
 import uuid
 
-from branchwise.backends.qdrant.connection import (
-    branches_collection,
-    client_for,
-    path_prefixes,
-    point_id,
-    qdrant_models,
-    record_id,
-    scroll_all,
-    talking,
-    terms_collection,
-    versions_collection,
-)
+from branchwise.backends.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,
+                                                   qdrant_models, record_id, scroll_all, talking, terms_collection,
+                                                   versions_collection)
 from branchwise.backends.version_vectors import version_vectors
 from branchwise.errors import BranchwiseError
 from branchwise.lexical import fts_columns

@@ -9,15 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from branchwise.backends.qdrant.connection import (
-    branches_collection,
-    client_for,
-    qdrant_models,
-    scroll_all,
-    talking,
-    terms_collection,
-    versions_collection,
-)
+from branchwise.backends.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
+                                                   terms_collection, versions_collection)
 from branchwise.errors import UsageError
 from branchwise.models import Identity, PathClass, Result
 from branchwise.search import lexical_sparse

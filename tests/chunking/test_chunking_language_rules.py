@@ -1,0 +1,251 @@
+"""How the chunker treats what the languages of issues 33 and 45 do around their units:
+macros and conditionals masked without moving a byte, path classes of each ecosystem,
+imports that bind names, language filters, and the comments that stay with a symbol.
+The units themselves: test_chunking_languages.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from branchwise.chunking import ChunkingRules, chunk_file, classify_path
+from branchwise.chunking.conditionals import resolve_split_conditionals
+from branchwise.chunking.imports import bound_names
+from branchwise.chunking.languages import language_for_path
+from branchwise.chunking.macros import mask_cpp_macros, mask_macros
+from branchwise.chunking.vocabulary import languages, symbol_types
+from branchwise.models import PathClass
+
+from chunking_support import units
+
+
+@pytest.mark.parametrize("mask", [mask_macros, mask_cpp_macros])
+def test_masked_macros_keep_every_offset_and_every_other_byte(mask):
+    data = (b"FMT_BEGIN_NAMESPACE\nFMT_EXPORT template <typename T> class FMT_API buffer {\n"
+            b"  FMT_CONSTEXPR buffer(int n) {}\n};\n#define FMT_API __attribute__((visibility(\"default\")))\n"
+            b"CJSON_PUBLIC(int) f(void);\ntypedef UNITY_FLOAT_TYPE UNITY_FLOAT;\nFMT_END_NAMESPACE\r\n")
+    masked = mask(data)
+    assert len(masked) == len(data) and masked.count(b"\n") == data.count(b"\n")
+    assert all(m == d or m == ord(" ") for m, d in zip(masked, data))
+    assert b"FMT_BEGIN_NAMESPACE" not in masked and b"FMT_EXPORT" not in masked
+    assert b"#define FMT_API" in masked and b"CJSON_PUBLIC(int)" in masked and b"UNITY_FLOAT_TYPE" in masked
+    assert (b"FMT_CONSTEXPR" in masked) == (mask is mask_macros)  # a C return type, a C++ attribute
+
+
+def test_chunk_text_is_the_file_own_bytes_when_macros_were_masked():
+    data = b"FMT_BEGIN_NAMESPACE\nFMT_API void report(int code) {\n  (void)code;\n}\nFMT_END_NAMESPACE\n"
+    [chunk] = [c for c in chunk_file("r", "src/os.cc", data).chunks if c.identity.symbol_type == "function"]
+    assert chunk.text == "FMT_API void report(int code) {\n  (void)code;\n}"
+    assert chunk.signature == "void report(int code)"  # an attribute macro, like a decorator, is not in it
+
+
+#: a conditional inside a class head (fmt 10's `dynamic_format_arg_store`), one between a
+#: template header and its function (fmt's `reserve`), two headers of one method (Serilog)
+_SPLIT_CPP = b"""\
+namespace detail {
+template <typename T> class holder
+#if FMT_GCC_VERSION && FMT_GCC_VERSION < 409
+    : public base<T>
+#endif
+{
+ public:
+  void push_back(const T& arg) { data_ = arg; }
+  T data_;
+};
+
+template <typename OutputIt,
+          FMT_ENABLE_IF(is_back_insert_iterator<OutputIt>::value)>
+#if FMT_CLANG_VERSION >= 307
+__attribute__((no_sanitize("undefined")))
+#endif
+inline auto reserve(OutputIt it, size_t n) -> OutputIt {
+  return it;
+}
+
+#ifdef _WIN32
+void path_of(int fd) { (void)fd; }
+#else
+void path_of(int fd) { (void)fd; }
+#endif
+}  // namespace detail
+"""
+_SPLIT_CSHARP = b"""\
+namespace Serilog;
+
+interface ILogger
+{
+    /// <summary>Write an event.</summary>
+    void Write(string messageTemplate)
+#if FEATURE_DEFAULT_INTERFACE
+    {
+        Write(messageTemplate, null);
+    }
+#else
+        ;
+#endif
+
+#if FEATURE_SPAN
+    string[] Bind(ReadOnlySpan<object?> values)
+#else
+    string[] Bind(object?[] values)
+#endif
+    {
+        return new string[0];
+    }
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "data", "expected"), [
+    ("include/fmt/args.h", _SPLIT_CPP, {
+        ("class", "detail.holder", None), ("method", "detail.holder.push_back", "detail.holder"),
+        ("function", "detail.reserve", None), ("function", "detail.path_of", None),
+        ("function", "detail.path_of#2", None)}),
+    ("src/Serilog/ILogger.cs", _SPLIT_CSHARP, {
+        ("interface", "ILogger", None), ("method", "ILogger.Write", "ILogger"), ("method", "ILogger.Bind", "ILogger")}),
+], ids=["cpp", "csharp"])
+def test_a_conditional_that_splits_a_declaration_keeps_the_definitions_around_it(path, data, expected):
+    # before conditionals.py, tree-sitter wrapped these in ERROR nodes: the class, `reserve`
+    # and the C# interface were no chunks, and the names lost their scope
+    assert units(path, data.decode()) == expected
+    # a conditional between whole definitions is the grammar's: both `path_of` are kept
+
+
+def test_a_resolved_conditional_keeps_every_offset_and_the_first_branch():
+    resolved = resolve_split_conditionals(_SPLIT_CSHARP)
+    assert len(resolved) == len(_SPLIT_CSHARP) and resolved.count(b"\n") == _SPLIT_CSHARP.count(b"\n")
+    assert all(r == d or r in b" /" for r, d in zip(resolved, _SPLIT_CSHARP))
+    assert b"#if" not in resolved and b"#else" not in resolved and b"object?[] values" not in resolved
+    assert b"ReadOnlySpan<object?> values" in resolved and b"Write(messageTemplate, null);" in resolved
+    between = b"int a;\n#ifdef _WIN32\nvoid f(void) {}\n#else\nvoid f(void) {}\n#endif\n"
+    assert resolve_split_conditionals(between) == between
+    chunks = {c.identity.qualified_name: c for c in chunk_file("r", "src/ILogger.cs", _SPLIT_CSHARP).chunks}
+    assert "#if FEATURE_DEFAULT_INTERFACE" in chunks["ILogger.Write"].text  # cut from the file's own bytes
+    assert "#else\n        ;\n#endif" in chunks["ILogger"].text  # the branch not read is still in its type
+
+
+@pytest.mark.parametrize(("path", "expected", "reason"), [
+    ("spec/routes_spec.rb", PathClass.TEST, "test: path matches spec/"),
+    ("lib/routes_spec.rb", PathClass.TEST, "test: path matches *_spec.rb"),
+    ("okio/src/jvmTest/kotlin/okio/BufferTest.kt", PathClass.TEST, "test: path matches *Test/*"),
+    ("app/BufferTest.kt", PathClass.TEST, "test: path matches *Test.kt"),
+    ("Tests/SessionTests.swift", PathClass.TEST, "test: path matches Tests/"),
+    ("Sources/SessionTests.swift", PathClass.TEST, "test: path matches *Tests.swift"),
+    ("test/parse_hex4.c", PathClass.TEST, "test: path matches test/"),
+    ("src/Model.g.cs", PathClass.GENERATED, "generated: path matches *.g.cs"),
+    ("src/Form.designer.cs", PathClass.GENERATED, "generated: path matches *.designer.cs"),
+    ("app/build/generated/source/R.kt", PathClass.GENERATED, "generated: path matches generated/"),
+    ("Sources/Api.pb.swift", PathClass.GENERATED, "generated: path matches *.pb.swift"),
+    ("Pods/Alamofire/Source/Session.swift", PathClass.VENDORED, "vendored: path matches Pods/"),
+    ("vendor/bundle/rack.rb", PathClass.VENDORED, "vendored: path matches vendor/"),
+    ("third_party/zlib/inflate.c", PathClass.VENDORED, "vendored: path matches third_party/"),
+    ("Source/Core/Session.swift", PathClass.SOURCE, ""),
+    ("okio/src/commonMain/kotlin/okio/Buffer.kt", PathClass.SOURCE, ""),
+])
+def test_path_classes_of_each_ecosystem(path, expected, reason):
+    assert classify_path(path, b"x = 1\n", ChunkingRules()) == (expected, reason)
+
+
+@pytest.mark.parametrize(("statement", "language", "names"), [
+    ('#include "cJSON.h"', "c", {"cJSON"}),
+    ("#include <fmt/format.h>", "cpp", {"format"}),
+    ("using System.Threading.Tasks;", "csharp", {"Tasks"}),
+    ("using Json = Newtonsoft.Json;", "csharp", {"Json"}),
+    ("require 'sinatra/base'", "ruby", {"base"}),
+    ("use Slim\\Interfaces\\{RouteInterface, RouteGroupInterface as Group};", "php", {"RouteInterface", "Group"}),
+    ("import okio.internal.commonWrite as write", "kotlin", {"write"}),
+    ("import kotlin.jvm.JvmName", "kotlin", {"JvmName"}),
+    ("import Foundation", "swift", {"Foundation"}),
+    ("import scala.collection.{mutable, immutable => im}", "scala", {"mutable", "im"}),
+    ('local json = require("json")', "lua", {"json"}),
+    ("source ./nvm.sh", "bash", {"nvm"}),
+    ("alias Plug.Conn.Status", "elixir", {"Status"}),
+    ("alias Plug.Conn.Status, as: S", "elixir", {"S"}),
+    ("alias Phoenix.{Router, Socket}", "elixir", {"Router", "Socket"}),
+    ("use Phoenix.Controller", "elixir", {"Controller"}),
+    ("import qualified Data.Map.Strict as M", "haskell", {"M"}),
+    ("import Data.Aeson.Types (Value(..), (.=), ToJSON(toJSON))", "haskell", {"Value", ".=", "ToJSON", "toJSON"}),
+    ("import Data.Text", "haskell", {"Text"}),
+    ('const std = @import("std");', "zig", {"std"}),
+])
+def test_import_statements_bind_their_names(statement, language, names):
+    assert bound_names(statement, language) == names
+
+
+def test_imports_of_each_language_reach_the_chunks():
+    cases = {"a.c": b'#include "cJSON.h"\nint f(void) { return 0; }\n',
+             "A.cs": b"using System;\nclass A { void F() {} }\n",
+             "a.rb": b"require 'json'\ndef f\nend\n",
+             "a.php": b"<?php\nuse A\\B;\nfunction f() {}\n",
+             "a.kt": b"import a.B\nfun f() {}\n",
+             "a.swift": b"import Foundation\nfunc f() {}\n",
+             "a.scala": b"import a.B\ndef f(): Unit = ()\n",
+             "a.lua": b'local json = require("json")\nfunction f() end\n',
+             "a.ex": b"defmodule A do\n  alias Plug.Conn\n  def f(conn), do: conn\nend\n",
+             "a.hs": b"module A where\nimport Data.Text (Text)\nf :: Text\nf = mempty\n",
+             "a.zig": b'const std = @import("std");\nfn f() void {}\n'}
+    for path, source in cases.items():
+        chunks = chunk_file("r", path, source).chunks
+        assert chunks and all(len(c.imports) == 1 for c in chunks), path
+
+
+def test_the_ten_languages_are_valid_language_filters():
+    assert {"c", "cpp", "csharp", "ruby", "php", "kotlin", "swift", "scala", "bash", "lua"} <= set(languages())
+    assert not {"c_header", "cpp_header", "c_sharp"} & set(languages())
+
+
+def test_elixir_haskell_and_zig_are_grammar_languages_and_filters():
+    assert {"elixir", "haskell", "zig"} <= set(languages())
+    assert "instance" in symbol_types()
+    for path, language in [("lib/plug.ex", "elixir"), ("test/plug_test.exs", "elixir"),
+                           ("src/Data/Aeson.hs", "haskell"), ("clap.zig", "zig")]:
+        assert language_for_path(path) == language
+    assert language_for_path("docs/Tutorial.lhs") is None  # literate Haskell is prose around code
+
+
+def test_symbol_names_carry_no_header_grammar_or_template_noise():
+    result = chunk_file("r", "include/fmt/base.h", b"namespace fmt {\ntemplate <typename T>\nstruct formatter<std::basic_string<T>> {};\n}\n")
+    names = [c.identity.qualified_name for c in result.chunks]
+    assert names == ["fmt.formatter<std::basic_string<T>>"]
+    assert all(not re.search(r"\s", name) for name in names)
+
+
+def _docs(path: str, source: str) -> dict[str, tuple[int, str]]:
+    return {c.identity.qualified_name: (c.start_line, c.docstring) for c in chunk_file("r", path, source.encode()).chunks}
+
+
+def test_a_top_level_kotlin_function_keeps_its_annotation_and_kdoc():
+    # tree-sitter reads `@JvmName("x")` alone above a top-level `fun` as an expression beside it
+    # (okio's Okio.kt: after an expression-bodied function)
+    source = ('package okio\n\nfun Sink.buffer(): BufferedSink = RealBufferedSink(this)\n\n'
+              '/** Returns a sink that writes nowhere. */\n@JvmName("blackhole")\n'
+              'fun blackholeSink(): Sink = BlackholeSink()\n')
+    assert _docs("okio/Okio.kt", source)["blackholeSink"] == (5, "Returns a sink that writes nowhere.")
+
+
+def test_a_ruby_method_defined_under_a_condition_keeps_its_comment():
+    source = ("module Helpers\n  unless method_defined? :options\n    # Processes an OPTIONS request.\n"
+              "    def options(uri)\n      uri\n    end\n  end\nend\n")
+    assert _docs("lib/test_helpers.rb", source)["Helpers.options"] == (3, "Processes an OPTIONS request.")
+
+
+def test_cpp_friend_functions_and_member_types_keep_their_comments():
+    source = ("class bigint {\n  // Returns compare(lhs1 + lhs2, rhs).\n"
+              "  friend auto add_compare(const bigint& a, const bigint& b) -> int { return 0; }\n"
+              " private:\n  // A functor.\n  struct writer {\n    int n;\n  };\n};\n")
+    docs = _docs("include/fmt/format.h", source)
+    assert docs["bigint.add_compare"] == (2, "Returns compare(lhs1 + lhs2, rhs).")
+    assert docs["bigint.writer"] == (5, "A functor.")
+
+
+def test_a_macro_body_on_a_continuation_line_is_not_masked():
+    # the body line looks like a macro alone on its line; masking it ended the #define early
+    # and the next declaration lost its comment
+    source = ("#define EXPECT_NOASSERT(statement, message) \\\n    EXPECT_SYSTEM_ERROR(SUPPRESS(statement), message)\n\n"
+              "// Attempts to read count characters from a file.\nstd::string read(int f, size_t count);\n")
+    docs = _docs("test/gtest-extra.h", source)
+    assert docs["EXPECT_NOASSERT"][0] == 1
+    assert docs["read"] == (4, "Attempts to read count characters from a file.")
+    assert mask_cpp_macros(source.encode()) == source.encode()

@@ -1,0 +1,1 @@
+"""The review app's jobs, one module each, mixed into the app (app.py) that wires them."""
