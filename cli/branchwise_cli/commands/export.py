@@ -4,18 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from branchwise_cli.common import (
-    EXIT_OK,
-    Waiting,
-    as_user,
-    backend,
-    echo,
-    reading_branch,
-    repo_branch,
-    request,
-    search_options,
-    workspace,
-)
+from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, reading_branch, repo_branch, request,
+                                   search_options, workspace)
 
 NAME = "export"
 HELP = "write a verified context bundle for a query"

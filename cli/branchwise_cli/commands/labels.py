@@ -7,17 +7,8 @@ from pathlib import Path
 
 from branchwise.errors import UsageError
 from branchwise.wording import plural
-from branchwise_cli.common import (
-    EXIT_OK,
-    as_user,
-    echo,
-    index_option,
-    json_option,
-    print_json,
-    reading_branch,
-    repo_option,
-    workspace,
-)
+from branchwise_cli.common import (EXIT_OK, as_user, echo, index_option, json_option, print_json, reading_branch,
+                                   repo_option, workspace)
 
 NAME = "labels"
 HELP = "list, clear, pin/unpin, export or import reviewer labels and pins (TOML)"

@@ -9,21 +9,8 @@ from branchwise.errors import UsageError
 from branchwise.models import Result
 from branchwise.search.coverage import coverage_note
 from branchwise.wording import plural
-from branchwise_cli.common import (
-    EXIT_OK,
-    Waiting,
-    as_user,
-    backend,
-    echo,
-    json_option,
-    print_json,
-    read_queries,
-    reading_branch,
-    repo_branch,
-    request,
-    search_options,
-    workspace,
-)
+from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, json_option, print_json, read_queries,
+                                   reading_branch, repo_branch, request, search_options, workspace)
 from branchwise_cli.result_text import result_lines, vimgrep_line
 
 NAME = "search"

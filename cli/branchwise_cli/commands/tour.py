@@ -14,17 +14,8 @@ from branchwise.errors import UsageError
 from branchwise.review.outfiles import refuse_overwrite
 from branchwise.review.tours import TourCheck, fix_tour, load_tour, resolve_tour_path
 from branchwise.wording import plural
-from branchwise_cli.common import (
-    EXIT_FAILED,
-    EXIT_OK,
-    as_user,
-    backend,
-    echo,
-    index_option,
-    json_option,
-    print_json,
-    workspace,
-)
+from branchwise_cli.common import (EXIT_FAILED, EXIT_OK, as_user, backend, echo, index_option, json_option, print_json,
+                                   workspace)
 
 NAME = "tour"
 HELP = "code tours anchored on symbols: check, fix, show, record, CodeTour"
