@@ -57,7 +57,7 @@ def alpha(tmp_path) -> tuple[Path, Path]:
     repo = GitBuilder(tmp_path / "alpha")
     repo.write("src/public/api.py", 'def public_hello():\n    return "hello"\n')
     repo.write("src/vault/keys.py", VAULT)
-    repo.write(".branchwise/review/tours/keys.toml", TOUR)
+    repo.write(".branchwise/tours/keys.toml", TOUR)
     repo.commit("init")
     beta = GitBuilder(tmp_path / "beta")
     beta.write("b.py", "def beta_only():\n    return 3\n")
@@ -100,7 +100,7 @@ def test_tour_show_and_check_hide_the_vault_from_alice(alpha):
 def test_every_tour_output_is_made_from_the_withheld_check(alpha, tmp_path):
     repo, index = alpha
     workspace = Workspace(repo, index, user="alice")
-    check = workspace.check_tour(load_tour(repo / ".branchwise/review/tours/keys.toml"), "main")
+    check = workspace.check_tour(load_tour(repo / ".branchwise/tours/keys.toml"), "main")
     assert "VAULT-SECRET-MATERIAL" not in render_show(check, workspace.repo)
     bundle = tour_bundle(check, workspace.repo)
     out = tmp_path / "tour.md"
@@ -111,7 +111,7 @@ def test_every_tour_output_is_made_from_the_withheld_check(alpha, tmp_path):
 
 def test_tour_fix_as_alice_leaves_the_withheld_step_as_written(alpha):
     repo, index = alpha
-    tour_file = repo / ".branchwise/review/tours/keys.toml"
+    tour_file = repo / ".branchwise/tours/keys.toml"
     before = load_tour(tour_file).steps[0]
     out = cli("tour", "fix", "keys", "--repo", repo, "--branch", "main", "--index", index, "--as", "alice")
     assert "VAULT-SECRET-MATERIAL" not in out.stdout
@@ -149,7 +149,7 @@ def test_writers_keep_an_existing_file_without_force(alpha, tmp_path):
     assert labels.read_text() == "# a curated file\n"
     assert cli("labels", "export", labels, *common, "--force").returncode == 0
     assert labels.read_text() != "# a curated file\n"
-    tour_file = repo / ".branchwise/review/tours/keys.toml"
+    tour_file = repo / ".branchwise/tours/keys.toml"
     refused = cli("tour", "record", "keys", "--repo", repo, "--branch", "main", "--index", index, "--from-labels")
     assert refused.returncode == 2 and "exists; pass --force" in refused.stderr
     assert tour_file.read_text() == TOUR

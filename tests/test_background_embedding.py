@@ -26,7 +26,7 @@ import pytest
 from gittools import GitBuilder
 
 from branchwise.embedding import get_embedder
-from branchwise.index import embedstage
+from branchwise.index import embedstage, run
 from branchwise.mcp_server.service import AgentService
 from branchwise.search.hybrid import SearchRequest
 from branchwise.store import worker_record
@@ -290,7 +290,7 @@ def test_the_first_vectors_are_the_checked_out_branchs_source(tmp_path):
     pid = report.embedding["worker_pid"]
     os.kill(pid, signal.SIGKILL)
     _reap(pid)
-    work = embedstage.plan(ws.store, ws.repo.name, MODEL, ws._embedding_first(["main", "feature"]))
+    work = embedstage.plan(ws.store, ws.repo.name, MODEL, run.embedding_first(ws, ["main", "feature"]))
     assert [group.label for group in work.groups][0] == "feature"
     first = work.groups[0].items
     paths = [ws.store.version_record(item.row).path for item in first]

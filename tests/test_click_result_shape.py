@@ -73,7 +73,7 @@ def click(tmp_path_factory):
 
 
 def test_the_envvar_export_keeps_both_answers_within_4000_tokens(click, tmp_path):
-    report = click.export(SearchRequest(ENVVARS, "main", top_k=10), tmp_path / "env.md", max_tokens=4000)
+    report = click.review.export(SearchRequest(ENVVARS, "main", top_k=10), tmp_path / "env.md", max_tokens=4000)
     manifest = json.loads(report.manifest_path.read_text())
     included = {e["qualified_name"] for e in manifest["results"] if e["included"]}
     assert {"Option.value_from_envvar", "Option.resolve_envvar_value"} <= included, manifest["results"]

@@ -121,7 +121,7 @@ def test_a_name_question_finds_the_same_first_result_before_and_after_the_transf
     monkeypatch.delenv("BRANCHWISE_MODEL", raising=False)
     index = tmp_path / "index"
     with monkeypatch.context() as patched:
-        patched.setattr(Workspace, "_embedding_stage", lambda *args, **kwargs: None)
+        patched.setattr(run, "_embedding_stage", lambda *args, **kwargs: None)
         early = Workspace(shop_repo, index)
         early.index([])
     branch = early.repo.current_branch()

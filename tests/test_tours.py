@@ -139,7 +139,7 @@ def test_codetour_round_trip_keeps_steps_on_their_symbols(tmp_path, monkeypatch,
     assert _tour(["import-codetour", str(source)], git.path, tmp_path, "--out", "cart") == 0
     out = capsys.readouterr().out
     assert "skipped step 6: no file shop/gone.py" in out and "skipped step 3" not in out
-    tour = load_tour(git.path / ".branchwise/review/tours/cart.toml")
+    tour = load_tour(git.path / ".branchwise/tours/cart.toml")
     assert [s.kind for s in tour.steps] == ["symbol", "symbol", "note", "directory", "file"]
     assert [s.qualified_name for s in tour.steps[:2]] == ["Cart.total", "checkout"]
     assert tour.steps[2].note == "Welcome\n\na step without a file"
@@ -205,7 +205,7 @@ def test_bad_codetour_steps_are_refused_with_one_line(tmp_path, monkeypatch, cap
     assert _tour(["import-codetour", str(source)], git.path, tmp_path, "--out", "bad") == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("branchwise: ") and says in err[0], err
-    assert not (git.path / ".branchwise/review/tours/bad.toml").exists()
+    assert not (git.path / ".branchwise/tours/bad.toml").exists()
 
 
 def test_import_codetour_refuses_to_overwrite_a_tour_without_force(tmp_path, monkeypatch, capsys):
@@ -213,7 +213,7 @@ def test_import_codetour_refuses_to_overwrite_a_tour_without_force(tmp_path, mon
     git = GitBuilder(tmp_path / "r")
     git.write("m.py", "def f():\n    return 1\n")
     git.commit("start")
-    existing = git.path / ".branchwise/review/tours/t.toml"
+    existing = git.path / ".branchwise/tours/t.toml"
     existing.parent.mkdir(parents=True)
     existing.write_text('title = "mine"\n')
     source = tmp_path / "t.tour"
@@ -240,14 +240,14 @@ def test_a_hand_written_tour_is_anchored_at_its_own_commit(tmp_path, monkeypatch
     git = GitBuilder(tmp_path / "h")
     git.write("app/core.py", "def shifted(x):\n    return x + 1\n\n\ndef doomed(y):\n    return y * 2\n")
     git.write("app/util.py", "def travels(text):\n    return text.strip().lower()\n\n\ndef edited(n):\n    return n - 1\n")
-    git.write(".branchwise/review/tours/walk.toml", "\n".join([
+    git.write(".branchwise/tours/walk.toml", "\n".join([
         'title = "Walk"',
         '[[steps]]', 'path = "app/core.py"', 'qualified_name = "shifted"', 'note = "one"',
         '[[steps]]', 'path = "app/util.py"', 'qualified_name = "travels"', 'note = "two"',
         '[[steps]]', 'path = "app/util.py"', 'qualified_name = "edited"', 'note = "three"',
         '[[steps]]', 'path = "app/core.py"', 'qualified_name = "doomed"', 'note = "four"',
     ]) + "\n")
-    git.write(".branchwise/review/tours/kept.toml", "\n".join([  # the same steps but the one to be deleted
+    git.write(".branchwise/tours/kept.toml", "\n".join([  # the same steps but the one to be deleted
         'title = "Kept"',
         '[[steps]]', 'path = "app/core.py"', 'qualified_name = "shifted"',
         '[[steps]]', 'path = "app/util.py"', 'qualified_name = "travels"',
@@ -276,7 +276,7 @@ def test_a_hand_written_tour_is_anchored_at_its_own_commit(tmp_path, monkeypatch
     assert [(s["status"], s["path"]) for s in kept] == [
         ("lines-shifted", "app/core.py"), ("moved", "app/text.py"), ("moved", "app/numbers.py")]
     capsys.readouterr()
-    tour = git.path / ".branchwise/review/tours/walk.toml"
+    tour = git.path / ".branchwise/tours/walk.toml"
     assert _tour(["fix", str(tour)], git.path, tmp_path) == 1  # records hashes; the deleted step is left
     steps = tomllib.loads(tour.read_text())["steps"]
     assert [s["path"] for s in steps] == ["app/core.py", "app/text.py", "app/numbers.py", "app/core.py"]
@@ -324,7 +324,7 @@ def test_record_from_labels_keeps_use_labelled_results_in_rank_order(shop_repo, 
     ws.close()
     assert _tour(["record", "from-review", "--branch", "main", "--from-labels", "--query", query],
                  shop_repo, tmp_path) == 0
-    tour = load_tour(shop_repo / ".branchwise/review/tours/from-review.toml")
+    tour = load_tour(shop_repo / ".branchwise/tours/from-review.toml")
     assert [(s.path, s.qualified_name, s.note) for s in tour.steps] == [
         (results[0].path, results[0].identity.qualified_name, "note 1"),
         (results[3].path, results[3].identity.qualified_name, "note 0"),
@@ -357,7 +357,7 @@ def test_a_step_with_a_hash_but_no_commit_is_looked_for_from_the_tour_files_comm
     step = step_at(GitRepo(git.path), start, "a.py", "keep", "kept")
     wrong = Step(note="a hash typed in by hand", path="a.py", qualified_name="keep", content_hash="0" * 64)
     step.commit = None
-    Tour("c", steps=[step, wrong]).save(git.path / ".branchwise/review/tours/c.toml")
+    Tour("c", steps=[step, wrong]).save(git.path / ".branchwise/tours/c.toml")
     git.commit("the tour")
     git.write("b.py", "def keep(x):\n    return x * 3\n")
     git.delete("a.py")
@@ -403,7 +403,7 @@ def test_the_first_fix_after_record_reports_the_steps_it_anchored(tmp_path, monk
     git.write("README.md", "# Orders\n")
     moved_on = git.commit("docs")
     assert _tour(["record", "walk", "--branch", "main", "--from-labels"], git.path, tmp_path) == 0
-    path = git.path / ".branchwise/review/tours/walk.toml"
+    path = git.path / ".branchwise/tours/walk.toml"
     assert {s.commit for s in load_tour(path).steps} == {indexed}
     capsys.readouterr()
     assert _tour(["fix", "walk", "--branch", "main"], git.path, tmp_path) == 0

@@ -178,7 +178,7 @@ def test_pins_survive_an_export_import_round_trip(repo, tmp_path, capsys):
     edited = tmp_path / "edited.toml"
     edited.write_text("# kept in the repository\n" + text)
     assert main(["labels", "import", str(edited), "--repo", str(repo.path), "--index", str(third)]) == 0
-    assert [p.qualified_name for p in Workspace(repo.path, third).pins()] == ["place_order"]
+    assert [p.qualified_name for p in Workspace(repo.path, third).review.pins()] == ["place_order"]
 
 
 def test_a_bad_pin_in_a_labels_file_imports_nothing(repo, tmp_path, capsys):

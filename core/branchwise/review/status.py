@@ -121,12 +121,10 @@ def repository_status(workspace) -> dict:
 
 
 def hooks_state(workspace) -> dict | None:
-    """The git hooks' state (`Workspace.hooks_status`, where this installation has hooks);
-    None for a bare repository, where git runs no hooks."""
-    state = getattr(workspace, "hooks_status", None)
-    if state is None or workspace.repo.work_tree is None:
+    """The git hooks' state (`Workspace.hooks`); None for a bare repository, where git runs no hooks."""
+    if workspace.repo.work_tree is None:
         return None
-    return state()
+    return workspace.hooks.status()
 
 
 def _allowed(workspace, failure: dict) -> bool:

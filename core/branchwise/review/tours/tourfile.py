@@ -105,7 +105,7 @@ class Tour:
 
 
 def resolve_tour_path(tour: str, work_tree: Path | None) -> Path:
-    """A tour argument: a file path, or a name under the repository's `.branchwise/review/tours/`."""
+    """A tour argument: a file path, or a name under the repository's `.branchwise/tours/`."""
     given = Path(tour)
     if given.exists() or given.suffix == ".toml" and given.parent != Path("."):
         return given
