@@ -2,6 +2,8 @@
 
     python -m train all                  # mine, check, fit, mix, ship: rebuilds the shipped model
     python -m train mine [--source python]... [--seed N] [--docstring-share F]
+    python -m train mine --source debian [--language L]... [--offline]   # Debian packages (issue 49)
+    python -m train debian-list          # rewrite debian-packages.toml from the apt index
     python -m train check [MANIFEST]     # exit 1 when a source file is benchmark or sample code
     python -m train fit [--epochs N] [--checkpoint STEP]... [--no-symmetric] [--stop STEP]
     python -m train mix [--model DIR] [--alpha A]   # average with the base model's weights
@@ -43,7 +45,7 @@ SHIPPED_NAME = "branchwise-code-v2"
 #: the static model distilled from the shipped encoder (train/distill.py)
 STATIC_NAME = SHIPPED_NAME + "-static"
 #: the corpora `mine` knows (train/sources.py); Rust's is mined but not yet in the shipped model
-KNOWN_SOURCES = ("python", "go", "rust")
+KNOWN_SOURCES = ("python", "go", "rust", "debian")
 #: the data manifest of the shipped model, committed beside the pipeline
 COMMITTED_MANIFEST = Path(__file__).with_name("data-manifest.json")
 
@@ -57,9 +59,13 @@ def command_mine(args) -> int:
     from train import sources as known
     from train.guard import benchmark_hashes, leaked_sources
     from train.manifest import data_manifest
-    from train.mine import as_records, mine
-    from train.negatives import hard_negatives
+    from train.mine import mine
 
+    if "debian" in (args.source or ()):
+        if args.source != ["debian"]:
+            print("train: --source debian is mined alone", file=sys.stderr)
+            return 2
+        return command_mine_debian(args)
     chosen = []
     for name in args.source or SOURCES:
         source = known.KNOWN[name]()
@@ -78,21 +84,73 @@ def command_mine(args) -> int:
         print(f"train: {len(leaks)} source file(s) are benchmark or sample code, refusing: {leaks[0]}",
               file=sys.stderr)
         return 1
-    negatives = list(range(len(pairs)))
-    for source in chosen:  # a negative from the same library: same language, same conventions
-        rows = [i for i, p in enumerate(pairs) if p.source == source.name]
-        found = hard_negatives([pairs[i].query for i in rows], [pairs[i].code for i in rows],
-                               [pairs[i].qualified_name for i in rows],
-                               [pairs[i].path for i in rows] if args.negatives == "file" else None)
-        for i, j in zip(rows, found):
-            negatives[i] = rows[j]
+    _write_pairs(args, pairs, data_manifest(chosen, pairs, files, args.seed, args.docstring_share, limits,
+                                            args.negatives))
+    print(f"{len(pairs)} pairs from {len(files)} files -> {args.work / 'pairs.jsonl'}")
+    return 0
+
+
+def _write_pairs(args, pairs, manifest: dict) -> None:
+    """pairs.jsonl (each pair with its hard negative from the same source) and data-manifest.json."""
+    from train.mine import as_records
+    from train.negatives import negatives_per_source
+
+    negatives = negatives_per_source(pairs, own_file=args.negatives == "file")
     args.work.mkdir(parents=True, exist_ok=True)
     with open(args.work / "pairs.jsonl", "w") as out:
         for record, negative in zip(as_records(pairs), negatives):
             out.write(json.dumps({**record, "negative": pairs[negative].code}) + "\n")
-    manifest = data_manifest(chosen, pairs, files, args.seed, args.docstring_share, limits, args.negatives)
     (args.work / "data-manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    print(f"{len(pairs)} pairs from {len(files)} files -> {args.work / 'pairs.jsonl'}")
+
+
+def command_mine_debian(args) -> int:
+    """Pairs from the Debian packages of debian-packages.toml, downloaded into WORK/debian."""
+    from train import debian
+    from train.guard import benchmark_hashes, excluded_projects, leaked_sources
+    from train.manifest import data_manifest
+
+    listing = debian.read_package_list(args.packages)
+    if args.language:
+        unknown = sorted(set(args.language) - set(listing))
+        if unknown:
+            print(f"train: no language {unknown[0]!r} in {args.packages}", file=sys.stderr)
+            return 2
+        listing = {k: v for k, v in listing.items() if k in args.language}
+    try:
+        caps = {k: int(v) for k, v in (item.split("=", 1) for item in args.max_pairs or ())}
+    except ValueError:
+        print("train: --max-pairs takes LANGUAGE=N, e.g. go=2300", file=sys.stderr)
+        return 2
+    caps = {language: caps.get(language, debian.MAX_PAIRS) for language in listing}
+    accepted, refused, fetched = debian.prepare(listing, args.work / "debian", excluded_projects(),
+                                                fetch=not args.offline)
+    benchmark = benchmark_hashes()
+    pairs, files, figures = debian.mine_packages(accepted, refused, args.docstring_share, args.seed, caps, benchmark)
+    leaks = leaked_sources(files, benchmark)
+    if leaks:  # mine_packages refuses such packages: this is the last line of defence
+        print(f"train: {len(leaks)} source file(s) are benchmark or sample code, refusing: {leaks[0]}",
+              file=sys.stderr)
+        return 1
+    used = [p for group in accepted.values() for p in group]
+    manifest = data_manifest(used, pairs, files, args.seed, args.docstring_share, caps, args.negatives)
+    _write_pairs(args, pairs, debian.debian_manifest(manifest, accepted, refused, listing, figures, fetched))
+    print(f"{len(pairs)} pairs from {len(files)} files of {len({p.source for p in pairs})} packages, "
+          f"{len(refused)} refused -> {args.work / 'pairs.jsonl'}")
+    return 0
+
+
+def command_debian_list(args) -> int:
+    import subprocess
+
+    from train import debian
+
+    records = debian.parse_control(subprocess.run(["apt-cache", "dumpavail"], check=True, capture_output=True,
+                                                  text=True, errors="replace").stdout)
+    chosen = debian.select_packages(records)
+    release = subprocess.run(["sh", "-c", "grep -h '^Suites' /etc/apt/sources.list.d/*.sources | head -1"],
+                             capture_output=True, text=True).stdout.split(":")[-1].strip() or "this machine's apt sources"
+    debian.write_package_list(chosen, args.out, f"`apt-cache dumpavail` ({release} main)")
+    print(f"{sum(map(len, chosen.values()))} packages of {len(chosen)} languages -> {args.out}")
     return 0
 
 
@@ -263,7 +321,18 @@ def main(argv: list[str] | None = None) -> int:
                                   "the question's own file first (default %(default)s)")
         command.add_argument("--max-pairs", action="append", metavar="LANGUAGE=N",
                              help="at most N pairs of that language's library (a seeded sample; "
-                                  "default: python=2300 go=2300; 'python=1000000' lifts the cap)")
+                                  "default: python=2300 go=2300, or 3000 a language with --source debian; "
+                                  "'python=1000000' lifts the cap)")
+    from train.debian import PACKAGE_LIST
+
+    mine.add_argument("--packages", type=Path, default=PACKAGE_LIST,
+                      help="with --source debian: the package list (default train/%(default)s)".replace(
+                          str(PACKAGE_LIST.parent) + "/", ""))
+    mine.add_argument("--language", action="append", help="with --source debian: only this language's packages")
+    mine.add_argument("--offline", action="store_true",
+                      help="with --source debian: download nothing, use the packages already in WORK/debian/debs")
+    listing = sub.add_parser("debian-list", help="rewrite the Debian package list from this machine's apt index")
+    listing.add_argument("--out", type=Path, default=PACKAGE_LIST)
     check = sub.add_parser("check", help="fail when a source file of a data manifest is benchmark code")
     check.add_argument("manifest", type=Path, nargs="?", default=COMMITTED_MANIFEST)
     fit = sub.add_parser("fit", help="fine-tune the base model on the mined pairs")
@@ -303,6 +372,8 @@ def main(argv: list[str] | None = None) -> int:
         return command_env(args)
     if args.command == "mine":
         return command_mine(args)
+    if args.command == "debian-list":
+        return command_debian_list(args)
     if args.command == "check":
         return command_check(args)
     if args.command == "fit":

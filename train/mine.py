@@ -118,14 +118,15 @@ def file_pairs(source: Source, path: Path, data: bytes) -> list[tuple[str, str, 
 
 
 def mine(sources: list[Source], docstring_share: float, seed: int,
-         max_pairs: dict[str, int] | None = None) -> tuple[list[Pair], list[dict]]:
+         max_pairs: dict[str, int] | None = None,
+         seen: tuple[set[str], set[str]] | None = None) -> tuple[list[Pair], list[dict]]:
     """The deduplicated pairs of every source (at most max_pairs[language] of a language, a
-    seeded sample), and one record (path, sha256, pairs) per file used."""
+    seeded sample), and one record (path, sha256, pairs) per file used. `seen` (questions, code
+    texts), when given, carries the deduplication over from earlier calls and is updated."""
     rng = random.Random(seed)
     pairs: list[Pair] = []
     files: list[dict] = []
-    seen_queries: set[str] = set()
-    seen_code: set[str] = set()
+    seen_queries, seen_code = seen if seen is not None else (set(), set())
     for source in sources:
         for path in source.files():
             data = path.read_bytes()

@@ -79,3 +79,17 @@ def _best(scores, candidates, names: list[str], i: int) -> int:
 
 def _short(qualified_name: str) -> str:
     return qualified_name.rsplit(".", 1)[-1]
+
+
+def negatives_per_source(pairs: list, own_file: bool = False) -> list[int]:
+    """For each pair (train.mine.Pair), the index of its hard negative among the pairs of the
+    same source: same language, same conventions."""
+    out = list(range(len(pairs)))
+    for name in dict.fromkeys(p.source for p in pairs):
+        rows = [i for i, p in enumerate(pairs) if p.source == name]
+        found = hard_negatives([pairs[i].query for i in rows], [pairs[i].code for i in rows],
+                               [pairs[i].qualified_name for i in rows],
+                               [pairs[i].path for i in rows] if own_file else None)
+        for i, j in zip(rows, found):
+            out[i] = rows[j]
+    return out
