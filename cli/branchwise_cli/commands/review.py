@@ -22,7 +22,7 @@ def add_arguments(p) -> None:
     scope_option(p)
     p.add_argument("--diff", metavar="BRANCH", help="review what BRANCH changed against --base, symbol by symbol")
     p.add_argument("--base", metavar="REF", help="with --diff: the base branch or revision (default: main, else master)")
-    p.add_argument("--tour", metavar="TOUR", help="play a tour (a file, or a name under .branchwise/review/tours/)")
+    p.add_argument("--tour", metavar="TOUR", help="play a tour (a file, or a name under .branchwise/tours/)")
     as_user(p)
 
 

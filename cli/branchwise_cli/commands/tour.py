@@ -43,7 +43,7 @@ _OWN = {flag for _what, flags in ACTION_HELP.values() for flag in flags}
 def add_arguments(p) -> None:
     p.add_argument("-h", "--help", action=_ActionHelp, help="show this help (after an action: its own) and exit")
     p.add_argument("action", choices=ACTIONS, help="what to do with the tour")
-    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/review/tours/ "
+    p.add_argument("tour", metavar="TOUR", help="a tour file, or a name under .branchwise/tours/ "
                    "(import-codetour: the .tour file to read)")
     _options(p)
 
@@ -83,7 +83,7 @@ class _ActionHelp(argparse.Action):
         what, own = ACTION_HELP[action]
         helper = argparse.ArgumentParser(prog=f"{parser.prog} {action}", description=what)
         helper.add_argument("tour", metavar="TOUR", help="the .tour file to read" if action == "import-codetour"
-                            else "a tour file, or a name under .branchwise/review/tours/")
+                            else "a tour file, or a name under .branchwise/tours/")
         _options(helper, own)
         helper.print_help()
         parser.exit()
