@@ -108,7 +108,8 @@ class IgnoreRules:
         for where, spec in self.sources:
             result = spec.check_file(path)
             if result.include is True and result.index is not None:
-                verdict = f"ignored: {where}: {spec.patterns[result.index].pattern}"
+                written = spec.patterns[result.index].pattern
+                verdict = f"ignored: {where}: {written.decode() if isinstance(written, bytes) else written}"
             elif result.include is False:
                 verdict = None
         return verdict

@@ -45,6 +45,9 @@ class BranchSummary:
     branch: str
     commit: str
     files_parsed: int = 0
+    #: files the run went through (the progress display's count): parsed, removed or left out
+    files_changed: int = 0
+    files_removed: int = 0  # deleted since the commit the branch was brought from
     versions_added: int = 0
     embedded: int = 0
     reused: int = 0
@@ -291,6 +294,8 @@ class Indexer:
             self.store.prepare_bulk_writes()
         parsed = parse_files(self.repo, [(c.path, c.new_blob) for c in changes if c.new_blob],
                              self.rules, left_out.marks(new_paths))
+        run.summary.files_changed += len(changes)
+        run.summary.files_removed += sum(1 for c in changes if not c.new_blob and c.path not in reasons)
         try:
             for done, change in enumerate(changes, 1):
                 self._apply_change(run, change, next(parsed) if change.new_blob else None)
