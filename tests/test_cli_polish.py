@@ -177,7 +177,7 @@ def test_index_prints_plain_progress_lines_when_not_a_terminal(sample_repos, tmp
     assert done.returncode == 0, done.stderr
     lines = done.stderr.strip().splitlines()
     assert lines[0] == "indexing main (branch 1 of 1)"
-    assert any(line.strip().startswith("main: parse ") and " files in " in line for line in lines), lines
+    assert any(line.strip().startswith("main: parse ") and " files changed in " in line for line in lines), lines
     assert any(line.strip().startswith("main: embed ") and " symbols in " in line for line in lines), lines
     assert "\x1b[" not in done.stderr  # no terminal control codes in a log
     assert done.stdout.startswith("main @ ")

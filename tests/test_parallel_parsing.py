@@ -22,6 +22,7 @@ import pytest
 from branchwise.chunking import ChunkingRules
 from branchwise.git.repo import GitRepo
 from branchwise.index import parsing
+from branchwise.models import PathMarks
 from branchwise.store import DB_FILE
 from branchwise.workspace import Workspace
 
@@ -88,9 +89,9 @@ def test_workers_parse_as_the_process_does(samples, monkeypatch):
     files = sorted((path, entry.blob) for path, entry in repo.list_tree(repo.resolve_branch("main")).files.items())
     rules = ChunkingRules()
     monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "1")
-    here = list(parsing.parse_files(repo, files, rules, frozenset()))
+    here = list(parsing.parse_files(repo, files, rules, PathMarks()))
     monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "2")
-    there = list(parsing.parse_files(repo, files, rules, frozenset()))
+    there = list(parsing.parse_files(repo, files, rules, PathMarks()))
     assert [p.path for p in there] == [path for path, _blob in files] == [p.path for p in here]
     assert all(p.extras is not None for p in there)  # computed in the workers
     for mine, theirs in zip(here, there):
@@ -115,10 +116,10 @@ def test_a_dead_worker_leaves_its_files_to_the_parent(samples, monkeypatch):
     files = sorted((path, entry.blob) for path, entry in repo.list_tree(repo.resolve_branch("main")).files.items())
     rules = ChunkingRules()
     monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "1")
-    expected = [p.chunks for p in parsing.parse_files(repo, files, rules, frozenset())]
+    expected = [p.chunks for p in parsing.parse_files(repo, files, rules, PathMarks())]
     monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", "2")
     monkeypatch.setattr(parsing, "_parse_task", _die)  # every worker exits on its first task
-    assert [p.chunks for p in parsing.parse_files(repo, files, rules, frozenset())] == expected
+    assert [p.chunks for p in parsing.parse_files(repo, files, rules, PathMarks())] == expected
 
 
 def _die(task):

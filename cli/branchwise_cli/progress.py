@@ -21,7 +21,9 @@ from branchwise.display import escape_controls
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
-UNITS = {"parse": "files", "embed": "symbols"}
+#: what each stage counts: the summary printed after the run uses the same words
+UNITS = {"parse": "files changed", "embed": "symbols"}
+RATE_UNITS = {"parse": "files", "embed": "symbols"}
 #: a plain log gets a line at least this often while an index run works
 HEARTBEAT_SECONDS = 10.0
 
@@ -66,7 +68,7 @@ class PlainProgress:
         if total and done >= total:
             seconds = now - self.mark
             unit = UNITS.get(stage, "items")
-            rate = f" ({done / seconds:,.0f} {unit}/s)" if seconds >= 0.001 else ""
+            rate = f" ({done / seconds:,.0f} {RATE_UNITS.get(stage, unit)}/s)" if seconds >= 0.001 else ""
             self._print(f"  {self.branch}: {stage} {done} {unit} in {seconds:.1f}s{rate}")
             self.mark, self.state = now, None
             return
@@ -83,7 +85,7 @@ class PlainProgress:
             return f"  {self.branch}: {stage}: {waiting} ({seconds:.0f}s)"
         rate = done / seconds if seconds > 0 else 0.0
         eta = f", ETA {eta_text((total - done) / rate)}" if rate > 0 and total > done else ""
-        return f"  {self.branch}: {stage} {done:,} of {total:,} {unit} ({rate:,.0f} {unit}/s{eta})"
+        return f"  {self.branch}: {stage} {done:,} of {total:,} {unit} ({rate:,.0f} {RATE_UNITS.get(stage, unit)}/s{eta})"
 
     def _print(self, line: str) -> None:
         print(line, file=self.out, flush=True)
@@ -96,7 +98,7 @@ class PlainProgress:
                 if now - self.last_line >= self.heartbeat and not self._closed.is_set():
                     self._print(self._progress_line(now))
 
-    def close(self) -> None:
+    def close(self, interrupted: bool = False) -> None:
         self._closed.set()
 
 
@@ -114,6 +116,9 @@ class RichProgress:
             console=Console(file=out), transient=False,
         )
         self.progress.start()
+        self.overall: TaskID | None = None  # one row for the whole run: branches, then embedding
+        self.branch_count = 0
+        self.stopped = False
         self.branch = ""
         self.tasks: dict[str, TaskID] = {}
         self.names: dict[str, str] = {}  # branch -> how its rows are labelled ("main (1/4)")
@@ -123,11 +128,18 @@ class RichProgress:
             name = stage.split(":", 1)[1]
             self.branch = self.names[name] = f"{escape_controls(name)} ({done + 1}/{total})"
             self.tasks.clear()
+            if self.overall is None:
+                self.branch_count = total
+                self.overall = self.progress.add_task("all branches", total=total, rate="")
+            self.progress.update(self.overall, completed=done)
             return
         if stage.startswith("embedding:"):
             name = stage.split(":", 1)[1]
             self.branch = self.names.get(name, escape_controls(name))
             self.tasks.pop("embed", None)
+            if self.overall is not None:  # every branch is stored: the run goes on embedding
+                self.progress.update(self.overall, completed=self.branch_count,
+                                     description="all branches stored; embedding")
             return
         unit = UNITS.get(stage, "items")
         if stage not in self.tasks:
@@ -135,10 +147,48 @@ class RichProgress:
         task_id = self.tasks[stage]
         self.progress.update(task_id, completed=done, total=total)
         speed = next((t.speed for t in self.progress.tasks if t.id == task_id), None)
-        self.progress.update(task_id, rate=f"{speed:,.0f} {unit}/s" if speed else "")
+        self.progress.update(task_id, rate=f"{speed:,.0f} {RATE_UNITS.get(stage, unit)}/s" if speed else "")
 
-    def close(self) -> None:
+    def close(self, interrupted: bool = False) -> None:
+        """Stop the display (once); an interrupted run's bars are erased, so that the one
+        line saying what was kept follows the command line."""
+        if self.stopped:
+            return
+        self.stopped = True
+        if interrupted:
+            self.progress.live.transient = True
         self.progress.stop()
+
+
+class BranchWatch:
+    """Passes an index run's progress on to the display, and remembers which branches it
+    has stored, for the line an interrupted run prints (`kept`)."""
+
+    def __init__(self, display: PlainProgress | RichProgress | None) -> None:
+        self.display = display
+        self.branches: list[str] = []
+        self.embedding = False
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if stage.startswith("branch:"):
+            self.branches.append(stage.split(":", 1)[1])
+        elif stage.startswith("embedding:") or stage == "embed":
+            self.embedding = True
+        if self.display is not None:
+            self.display(stage, done, total)
+
+    def kept(self) -> str:
+        """What an interrupted run kept, and how to carry on."""
+        resume = "run `branchwise index` again: it parses and embeds only what is missing"
+        stored = self.branches if self.embedding else self.branches[:-1]
+        names = ", ".join(escape_controls(name) for name in stored)
+        if self.embedding:
+            return (f"kept: {names or 'every branch'} stored and searchable, and the vectors embedded so far "
+                    f"(searches are by name and words until the rest are embedded); {resume}")
+        lost = f"{escape_controls(self.branches[-1])} was not stored (its changes were rolled back)" if self.branches else ""
+        if not stored:
+            return f"nothing new was stored{'; ' + lost if lost else ''}; {resume}"
+        return f"kept: {names} stored and searchable; {lost}; {resume}"
 
 
 def make_progress(quiet: bool, out: TextIO | None = None) -> PlainProgress | RichProgress | None:

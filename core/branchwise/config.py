@@ -32,6 +32,8 @@ from branchwise.errors import UsageError
 from branchwise.structured import loads_toml
 
 CONFIG_FILE = "config.toml"
+#: the person's own ignore file, beside their config.toml
+USER_IGNORE_FILE = "ignore"
 #: `static_model` values that name no model
 STATIC_AUTO, STATIC_NONE = "auto", "none"
 BACKENDS = ("faiss", "qdrant")
@@ -49,7 +51,7 @@ ENVIRONMENT = {
     "user": "BRANCHWISE_USER",
 }
 #: settings that belong to a person or a process, never to the shared file
-NOT_IN_FILE = ("qdrant_api_key", "user")
+NOT_IN_FILE = ("qdrant_api_key", "user", "user_ignore")
 _LOCATION = ("qdrant_url", "qdrant_path")
 
 
@@ -97,6 +99,9 @@ class Config:
     qdrant_api_key: str | None = None
     #: who reads, for the index's access file (None: the operating system's user)
     user: str | None = None
+    #: the person's own ignore file (gitignore syntax; `ignore` beside their config.toml by
+    #: default): files it matches are not indexed, in any repository (see git/pathrules.py)
+    user_ignore: str | None = None
     #: raw `[chunking]` table, handed to branchwise.chunking.ChunkingRules.from_mapping
     chunking: dict[str, Any] = field(default_factory=dict)
     #: raw `[ranking]` table (fusion weights, source-first prior), see branchwise.ranking
@@ -189,6 +194,8 @@ def _resolve_layers(
     layers.append((_checked(command_line, "command line", in_file=False), "command line"))
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
+    if user_file is not None:
+        values["user_ignore"] = str(user_file.parent / USER_IGNORE_FILE)
     for number, (layer, where) in enumerate(layers):
         if number > 0 and any(layer.get(name) for name in _LOCATION):
             for name in _LOCATION:  # one Qdrant location per layer replaces the one below

@@ -42,6 +42,24 @@ class PathClass(str, Enum):
     DOCS = "docs"
 
 
+@dataclass(frozen=True)
+class PathMarks:
+    """What a commit's `.gitattributes` says about some files' classes (git/pathrules.py).
+
+    `classes`: path -> (class, reason) for files marked `linguist-generated`, `-diff` or
+    `linguist-vendored`; `not_vendored`: files marked `linguist-vendored=false` (or
+    `-linguist-vendored`), which a well-known vendored folder does not make vendored.
+    """
+
+    classes: dict[str, tuple[PathClass, str]] = field(default_factory=dict)
+    not_vendored: frozenset[str] = frozenset()
+
+    def only(self, path: str) -> PathMarks:
+        """The marks of one file (what a parsing worker is handed with it)."""
+        return PathMarks({path: self.classes[path]} if path in self.classes else {},
+                         frozenset({path}) & self.not_vendored)
+
+
 #: Path classes whose chunks never take a usable result's place (verdict `excluded`).
 EXCLUDED_CLASSES = frozenset(
     {PathClass.FIXTURE, PathClass.GENERATED, PathClass.BACKUP, PathClass.VENDORED}

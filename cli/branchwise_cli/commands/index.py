@@ -6,9 +6,11 @@ import sys
 
 from branchwise.review.status import ref_words
 from branchwise_cli.common import EXIT_OK, backend, echo, echo_text, index_option, json_option, print_json, workspace
-from branchwise_cli.progress import make_progress
+from branchwise_cli.progress import BranchWatch, make_progress
 
 NAME = "index"
+#: the exit status of a run stopped by Ctrl-C (128 + SIGINT), as the shell's
+EXIT_INTERRUPTED = 130
 HELP = "index branches of a repository (incrementally)"
 
 
@@ -39,13 +41,28 @@ def add_arguments(p) -> None:
                    help="no progress display and no per-branch lines (errors still go to stderr)")
 
 
+def files_words(s) -> str:
+    """"206 files changed (100 parsed, 106 removed)": the count the progress display showed,
+    then what became of those files."""
+    left_out = sum(s.left_out.values())
+    parts = [f"{n} {word}" for n, word in ((s.files_parsed, "parsed"), (s.files_removed, "removed"),
+                                           (left_out, "left out")) if n]
+    return f"{s.files_changed} files changed" + (f" ({', '.join(parts)})" if parts else "")
+
+
 def run(args) -> int:
     ws = workspace(args)
     progress = make_progress(args.quiet)
+    watch = BranchWatch(progress)
     try:
-        report = ws.index(args.branch, args.all_branches, progress=progress, wait=args.wait,
+        report = ws.index(args.branch, args.all_branches, progress=watch, wait=args.wait,
                           prune=args.prune, gc=args.gc, rebuild=args.rebuild,
                           stale_only=args.stale_only, background=args.background, tags=args.tag)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.close(interrupted=True)
+        echo(f"branchwise: interrupted; {watch.kept()}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     finally:
         if progress is not None:
             progress.close()
@@ -71,7 +88,7 @@ def run(args) -> int:
     elif not args.quiet:
         for s in report:
             source = ref_words(s.ref)
-            echo(f"{s.branch} @ {s.commit[:7]}{source}: {s.files_parsed} files parsed, {s.versions_added} new versions, "
+            echo(f"{s.branch} @ {s.commit[:7]}{source}: {files_words(s)}, {s.versions_added} new versions, "
                   f"{s.embedded} embedded, {s.reused} reused, {s.tombstoned} tombstoned "
                   f"({s.base}; {s.seconds:.1f}s)")
             if s.unreadable_files:

@@ -30,7 +30,7 @@ from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
 from branchwise.chunking.screening import skip_reason
 from branchwise.chunking.sections import section_chunks
 from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbols
-from branchwise.models import Chunk, FileChunks, Identity, sha256_hex
+from branchwise.models import Chunk, FileChunks, Identity, PathMarks, sha256_hex
 from branchwise.secrets import redact
 
 _ANNOTATIONS = frozenset(
@@ -59,13 +59,14 @@ def chunk_file(
     data: bytes,
     rules: ChunkingRules | None = None,
     generated_paths: frozenset[str] = frozenset(),
+    marks: PathMarks | None = None,
 ) -> FileChunks:
     """All chunks of the file at `path` (repository-relative, `/`-separated) holding `data`."""
     rules = rules or DEFAULT_RULES
     grammar = grammar_for_file(path, data)
     language = identity_language(grammar) if grammar else text_kind_for_path(path)
     result = FileChunks(path=path, language=language)
-    result.path_class, result.class_reason = classify_path(path, data, rules, generated_paths)
+    result.path_class, result.class_reason = classify_path(path, data, rules, generated_paths, marks)
     result.skipped = skip_reason(path, data, rules)
     if result.skipped:
         return result

@@ -1,7 +1,8 @@
 """Decide a file's path class (source, test, fixture, generated, backup, vendored, docs).
 
-Rules are tried from the most to the least decisive: an explicit `linguist-generated`
-attribute, then vendored, generated (name, header marker, minified shape), backup,
+Rules are tried from the most to the least decisive: an explicit `.gitattributes` mark
+(`linguist-generated`, `-diff`, `linguist-vendored`; see git/pathrules.py), then vendored
+folders (unless the file is marked `linguist-vendored=false`), generated (name, header marker, minified shape), backup,
 fixture, test and docs patterns. The reason names the rule that fired, so a reviewer
 can see why a result was excluded.
 """
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 from branchwise.chunking.globs import matching_pattern
 from branchwise.chunking.rules import ChunkingRules
-from branchwise.models import PathClass
+from branchwise.models import PathClass, PathMarks
 
 _ALNUM = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 _BLANK = b" \t\r\n\f\v"
 _SHAPE_SAMPLE_BYTES = 64 * 1024
+_NO_MARKS = PathMarks()
 
 
 def classify_path(
@@ -22,11 +24,15 @@ def classify_path(
     data: bytes,
     rules: ChunkingRules,
     generated_paths: frozenset[str] = frozenset(),
+    marks: PathMarks | None = None,
 ) -> tuple[PathClass, str]:
     """(class, reason) of the file at `path` with contents `data`; reason is "" for source."""
     if path in generated_paths:
         return PathClass.GENERATED, "generated: marked linguist-generated in .gitattributes"
-    if pattern := matching_pattern(path, rules.vendored_globs):
+    marks = marks or _NO_MARKS
+    if path in marks.classes:
+        return marks.classes[path]
+    if path not in marks.not_vendored and (pattern := vendored_pattern(path, rules)):
         return PathClass.VENDORED, f"vendored: path matches {pattern}"
     if pattern := matching_pattern(path, rules.generated_globs):
         return PathClass.GENERATED, f"generated: path matches {pattern}"
@@ -43,6 +49,12 @@ def classify_path(
     if pattern := matching_pattern(path, rules.docs_globs):
         return PathClass.DOCS, f"docs: path matches {pattern}"
     return PathClass.SOURCE, ""
+
+
+def vendored_pattern(path: str, rules: ChunkingRules) -> str | None:
+    """The well-known vendored folder or file pattern `path` matches (`vendor/`, a bundled
+    googletest), or None."""
+    return matching_pattern(path, rules.vendored_globs)
 
 
 def _header_marker(data: bytes, rules: ChunkingRules) -> str | None:

@@ -51,7 +51,18 @@ class ChunkingRules:
     vendored_globs: tuple[str, ...] = (
         "vendor/", "third_party/", "node_modules/",
         "Pods/", "Carthage/", "third-party/", "bower_components/",  # issue 33
+        # issue 48: the other folder names of bundled libraries, and test frameworks bundled
+        # beside a project's tests (fmt's test/gtest/); a framework's own repository keeps them
+        # at its root or under src/, which these patterns leave alone
+        "external/", "extern/", "3rdparty/", "thirdparty/", "deps/",
+        "*test*/gtest/*", "*test*/gmock/*", "*test*/googletest/*", "*test*/googlemock/*",
+        "*test*/catch2/*", "*test*/Catch2/*", "*test*/doctest/*", "*test*/unity/*",
+        "gtest-all.cc", "gmock-all.cc", "gmock-gtest-all.cc", "catch_amalgamated.*",
     )
+    #: false (the default): vendored files (the folders above, `linguist-vendored` in
+    #: .gitattributes) are left out of the index, and `status` lists them; true: they are
+    #: indexed as the `vendored` class, kept out of usable results but found by name
+    index_vendored: bool = False
     test_globs: tuple[str, ...] = (
         "tests/", "test/", "__tests__/", "spec/", "src/test/java/",
         "test_*.py", "*_test.py", "conftest.py", "*_test.go",

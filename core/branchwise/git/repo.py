@@ -11,7 +11,6 @@ read with `-z`, never split at line breaks a name may hold) and enters git throu
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import subprocess
@@ -28,9 +27,11 @@ from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchP
 
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git import branches as gitbranches
+from branchwise.git import pathrules
 from branchwise.git.branches import BranchRef
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.git.safety import safe_environment
+from branchwise.models import PathMarks
 
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"
@@ -419,15 +420,18 @@ class GitRepo:
                     return blob
         return None
 
-    def generated_paths(self, commit: str, paths: list[str]) -> frozenset[str]:
-        """Paths marked `linguist-generated` by the root .gitattributes at `commit`."""
-        blob = self.blob_at(commit, ".gitattributes")
+    def root_text(self, commit: str, name: str) -> str:
+        """The text of the file `name` at the root of `commit`'s tree ("" when there is none,
+        or when its blob is missing from the object store)."""
+        blob = self.blob_at(commit, name)
         try:
-            text = "" if blob is None else self.read_blob(blob).decode("utf-8", "replace")
-        except ValueError:  # missing from the object store: no file is marked generated
-            return frozenset()
-        patterns = _linguist_generated_patterns(text)
-        return frozenset(p for p in paths if any(_attr_match(pat, p) for pat in patterns))
+            return "" if blob is None else self.read_blob(blob).decode("utf-8", "replace")
+        except ValueError:
+            return ""
+
+    def path_marks(self, commit: str, paths: list[str]) -> PathMarks:
+        """The classes the root .gitattributes at `commit` gives `paths` (pathrules.py)."""
+        return pathrules.path_marks(self.root_text(commit, pathrules.ATTRIBUTES_FILE), paths) if paths else PathMarks()
 
     # work tree --------------------------------------------------------------------------
 
@@ -476,23 +480,3 @@ def git_blob_id(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-def _linguist_generated_patterns(text: str) -> list[str]:
-    patterns = []
-    for line in text.splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and not parts[0].startswith("#"):
-            attrs = parts[1:]
-            if "linguist-generated" in attrs or "linguist-generated=true" in attrs:
-                patterns.append(parts[0])
-    return patterns
-
-
-def _attr_match(pattern: str, path: str) -> bool:
-    if "/" not in pattern.rstrip("/"):
-        return fnmatch.fnmatch(path.rsplit("/", 1)[-1], pattern) or path.startswith(pattern.rstrip("/") + "/")
-    pattern = pattern.lstrip("/")
-    if pattern.endswith("/**"):
-        return path.startswith(pattern[:-2])
-    return fnmatch.fnmatch(path, pattern)

@@ -26,6 +26,7 @@ from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.git.names import name_from_git
 from branchwise.git.repo import FileChange, GitRepo
+from branchwise.index.leftout import LeftOut
 from branchwise.index.parsing import ParsedFile, chunk_extras, embedding_key, parse_files  # noqa: F401 (recipe.py reads embedding_key here)
 from branchwise.models import Chunk
 from branchwise.store import BranchRecord, Store, utc_now
@@ -44,6 +45,9 @@ class BranchSummary:
     branch: str
     commit: str
     files_parsed: int = 0
+    #: files the run went through (the progress display's count): parsed, removed or left out
+    files_changed: int = 0
+    files_removed: int = 0  # deleted since the commit the branch was brought from
     versions_added: int = 0
     embedded: int = 0
     reused: int = 0
@@ -58,6 +62,8 @@ class BranchSummary:
     #: the ref the branch was taken from: "refs/heads/NAME", or "refs/remotes/origin/NAME"
     #: when no local branch has the name (gitbranches.py)
     ref: str | None = None
+    #: files this run left out, by reason ("vendored", "ignored"; see leftout.py)
+    left_out: dict[str, int] = field(default_factory=dict)
 
     @property
     def symbols_per_second(self) -> float:
@@ -156,6 +162,7 @@ class Indexer:
         self.rules = config.chunking_rules()
         self.progress = progress or (lambda stage, done, total: None)
         self.vectors = vectors  # the backend's (see backends/), loaded before this run
+        self._left_out_at: dict[str, LeftOut] = {}
 
     # the public step ----------------------------------------------------------------------
 
@@ -173,6 +180,7 @@ class Indexer:
             if existing is not None and source is not None and existing.ref != source.ref:
                 self.store.set_branch_ref(existing.id, source.ref)
             if existing is not None and existing.commit_sha == commit:
+                reparse |= self._left_out(commit).revisit(self.store, existing.id)
                 if not reparse:
                     summary.base = "up to date"
                     summary.seconds = time.perf_counter() - started
@@ -184,6 +192,8 @@ class Indexer:
                     branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
                 except GitCommandError as error:  # a tree missing from the object store
                     raise self.repo.unreadable_tree(commit, error) from None
+                # an inherited or older live set, stored under other rules (ignore files, attributes)
+                reparse |= self._left_out(commit).revisit(self.store, branch_id)
             changes += self._reparse(commit, reparse - {c.path for c in changes})
             run = _Run(repo_id, branch_id, commit, summary)
             self._apply_changes(run, changes)
@@ -277,18 +287,32 @@ class Indexer:
     # applying file changes ----------------------------------------------------------------
 
     def _apply_changes(self, run: _Run, changes: list[FileChange]) -> None:
+        left_out = self._left_out(run.commit)
+        changes, reasons = left_out.apply(changes)
         new_paths = [c.path for c in changes if c.new_blob]
-        generated = self.repo.generated_paths(run.commit, new_paths) if new_paths else frozenset()
         if len(new_paths) >= BULK_FILES:
             self.store.prepare_bulk_writes()
         parsed = parse_files(self.repo, [(c.path, c.new_blob) for c in changes if c.new_blob],
-                             self.rules, generated)
+                             self.rules, left_out.marks(new_paths))
+        run.summary.files_changed += len(changes)
+        run.summary.files_removed += sum(1 for c in changes if not c.new_blob and c.path not in reasons)
         try:
             for done, change in enumerate(changes, 1):
                 self._apply_change(run, change, next(parsed) if change.new_blob else None)
                 self.progress("parse", done, len(changes))
         finally:
             parsed.close()  # stops the workers and git if a change failed
+        for path, reason in reasons.items():  # after the changes: a removal forgets a file's skip
+            self._record_skip(run.branch_id, path, reason, run.summary)
+            kind = reason.split(":", 1)[0]
+            run.summary.left_out[kind] = run.summary.left_out.get(kind, 0) + 1
+
+    def _left_out(self, commit: str) -> LeftOut:
+        """The ignore files, attributes and settings that decide which files of `commit` are
+        left out (read once per commit)."""
+        if commit not in self._left_out_at:
+            self._left_out_at[commit] = LeftOut.at(self.repo, commit, self.rules, self.config.user_ignore)
+        return self._left_out_at[commit]
 
     def _apply_change(self, run: _Run, change: FileChange, parsed: ParsedFile | None) -> None:
         repo_id = run.repo_id

@@ -32,7 +32,7 @@ from branchwise.chunking import ChunkingRules, chunk_file, path_embedding_text
 from branchwise.chunking.imports import used_imports
 from branchwise.git.repo import GitRepo
 from branchwise.lexical import fts_columns
-from branchwise.models import Chunk, FileChunks, sha256_hex
+from branchwise.models import Chunk, FileChunks, PathMarks, sha256_hex
 
 #: files to parse from which worker processes pay for their start (about half a second)
 PARALLEL_MIN_FILES = 200
@@ -95,10 +95,10 @@ class ParsedFile:
 
 
 def parse_file(repository: str, path: str, blob: str, data: bytes | None, rules: ChunkingRules,
-               generated: frozenset[str], with_extras: bool = False) -> ParsedFile:
+               marks: PathMarks, with_extras: bool = False) -> ParsedFile:
     if data is None:
         return ParsedFile(path, blob, FileChunks(path, None, skipped=unreadable_reason(blob)), [], unreadable=True)
-    chunks = chunk_file(repository, path, data, rules, generated_paths=generated)
+    chunks = chunk_file(repository, path, data, rules, marks=marks)
     if not with_extras:
         return ParsedFile(path, blob, chunks)
     path_key = embedding_key(path_embedding_text(path))
@@ -121,16 +121,16 @@ def process_count(files: int) -> int:
 
 
 def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRules,
-                generated: frozenset[str]) -> Generator[ParsedFile, None, None]:
+                marks: PathMarks) -> Generator[ParsedFile, None, None]:
     """Each of `files` ((path, blob) pairs) parsed, in their order."""
     processes = process_count(len(files))
     blobs = _file_bytes(repo, files)
     try:
         if processes <= 1:
             for path, blob, data in blobs:
-                yield parse_file(repo.name, path, blob, data, rules, generated)
+                yield parse_file(repo.name, path, blob, data, rules, marks)
         else:
-            yield from _parse_in_workers(repo.name, blobs, rules, generated, processes)
+            yield from _parse_in_workers(repo.name, blobs, rules, marks, processes)
     finally:
         blobs.close()  # ends git's cat-file when the caller stops early
 
@@ -151,11 +151,11 @@ def unreadable_reason(blob: str) -> str:
             "object); read again when the file changes")
 
 
-_Task = list[tuple[str, str, bytes | None, bool]]  # (path, blob, bytes, generated)
+_Task = list[tuple[str, str, bytes | None, PathMarks]]  # (path, blob, bytes, the file's marks)
 
 
 def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes | None]], rules: ChunkingRules,
-                      generated: frozenset[str], processes: int) -> Iterator[ParsedFile]:
+                      marks: PathMarks, processes: int) -> Iterator[ParsedFile]:
     pending: deque[tuple[_Task, Future | None]] = deque()
     try:
         pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
@@ -164,22 +164,22 @@ def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes | N
     except (OSError, ImportError, NotImplementedError):  # no process support here: parse in this one
         pool = None
     try:
-        for task in _tasks(blobs, generated):
+        for task in _tasks(blobs, marks):
             pool = _submit(pool, task, pending)
             while len(pending) >= processes * TASKS_IN_FLIGHT:
-                yield from _collect(pending.popleft(), repository, rules, generated)
+                yield from _collect(pending.popleft(), repository, rules)
         while pending:
-            yield from _collect(pending.popleft(), repository, rules, generated)
+            yield from _collect(pending.popleft(), repository, rules)
     finally:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _tasks(blobs: Iterator[tuple[str, str, bytes | None]], generated: frozenset[str]) -> Iterator[_Task]:
+def _tasks(blobs: Iterator[tuple[str, str, bytes | None]], marks: PathMarks) -> Iterator[_Task]:
     task: _Task = []
     size = 0
     for path, blob, data in blobs:
-        task.append((path, blob, data, path in generated))
+        task.append((path, blob, data, marks.only(path)))
         size += len(data or b"")
         if len(task) >= TASK_FILES or size >= TASK_BYTES:
             yield task
@@ -202,15 +202,14 @@ def _submit(pool: ProcessPoolExecutor | None, task: _Task,
     return None
 
 
-def _collect(entry: tuple[_Task, Future | None], repository: str, rules: ChunkingRules,
-             generated: frozenset[str]) -> list[ParsedFile]:
+def _collect(entry: tuple[_Task, Future | None], repository: str, rules: ChunkingRules) -> list[ParsedFile]:
     task, future = entry
     if future is not None:
         try:
             return future.result()
         except BrokenProcessPool:  # a worker died: its files are parsed here instead
             pass
-    return [parse_file(repository, path, blob, data, rules, generated) for path, blob, data, _gen in task]
+    return [parse_file(repository, path, blob, data, rules, marks) for path, blob, data, marks in task]
 
 
 # inside a worker process -----------------------------------------------------------------
@@ -234,6 +233,5 @@ def _exit_with_parent(parent: int) -> None:
 def _parse_task(task: _Task) -> list[ParsedFile]:
     repository, rules = str(_worker["repository"]), _worker["rules"]
     assert isinstance(rules, ChunkingRules)
-    return [parse_file(repository, path, blob, data, rules, frozenset({path}) if is_generated else frozenset(),
-                       with_extras=True)
-            for path, blob, data, is_generated in task]
+    return [parse_file(repository, path, blob, data, rules, marks, with_extras=True)
+            for path, blob, data, marks in task]

@@ -184,11 +184,7 @@ def render_text(status: dict) -> str:
         coverage = b.get("dense_coverage")
         if coverage and not coverage["complete"]:
             lines.append(f"    {Coverage.from_json(coverage).line()}")
-        if b["skipped_files"]:
-            lines.append(f"    skipped {len(b['skipped_files'])} file(s): {_counts(b['skipped_by_reason'])}")
-            lines += [f"      {s['path']}: {s['reason']}" for s in b["skipped_files"][:20]]
-            if len(b["skipped_files"]) > 20:
-                lines.append(f"      ... and {len(b['skipped_files']) - 20} more (--json lists all)")
+        lines += _left_out_lines(b)
         lines.append(f"    {branch_line(b)}")
         if b.get("work_tree"):
             lines.append(f"    {b['work_tree']}")
@@ -260,6 +256,20 @@ def hooks_line(hooks: dict) -> str:
         line = "not installed (" + ", ".join(f"{n}: {v}" for n, v in (hooks.get("hooks") or {}).items()) + ")"
     last = hooks.get("last_refresh")
     return f"{line}; last background refresh {last}" if last else line
+
+
+def _left_out_lines(branch: dict, examples: int = 3) -> list[str]:
+    """The files a branch's index left out: the count by reason, then a few of each reason."""
+    skipped = branch["skipped_files"]
+    if not skipped:
+        return []
+    lines = [f"    left out {plural(len(skipped), 'file')}: {_counts(branch['skipped_by_reason'])}"]
+    for kind, count in branch["skipped_by_reason"].items():
+        some = [s for s in skipped if _reason_kind(s["reason"]) == kind][:examples]
+        lines += [f"      {s['path']}: {s['reason']}" for s in some]
+        if count > len(some):
+            lines.append(f"      ... and {count - len(some)} more {kind} (--json lists all)")
+    return lines
 
 
 def _counts(counts: dict) -> str:

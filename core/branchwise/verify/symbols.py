@@ -113,11 +113,11 @@ def parse_symbols(repo: GitRepo, commit: str, paths, rules=None) -> list[Symbol]
     """The symbols of `paths` at `commit`, cut by the same chunker (and rules) as the index."""
     tree = repo.list_tree(commit).files
     present = sorted(path for path in paths if path in tree)
-    generated = repo.generated_paths(commit, present) if present else frozenset()
+    marks = repo.path_marks(commit, present)
     symbols: list[Symbol] = []
     for path in present:
         data = repo.read_blob(tree[path].blob)
-        chunks = chunk_file(repo.name, path, data, rules, generated_paths=generated).chunks
+        chunks = chunk_file(repo.name, path, data, rules, marks=marks).chunks
         symbols.extend(from_chunk(chunk) for chunk in chunks)
     return with_module_hashes(symbols)
 
