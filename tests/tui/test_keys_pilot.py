@@ -147,6 +147,47 @@ async def test_a_burst_of_keys_after_slash_all_goes_to_the_query_box(shop_index)
         _untouched(app, shop_index, labels_before, False)
 
 
+#: the question of issue 48's scripted run (bench/typing_run.py)
+ASKED = "refund a payment and notify by email"
+
+
+@run_async
+async def test_slash_and_a_question_typed_at_once_on_mount_leave_just_the_question(shop_index):
+    """Issue 48, item 8: `/` the moment the app is mounted (the empty query box already has the
+    focus: there `/` is the key that goes to it, not text), then the whole question at once."""
+    labels_before = _stored_labels(shop_index)
+    app = _app(shop_index, query="")
+    async with app.run_test(size=(100, 30)) as pilot:
+        _burst(app, "/" + ASKED)
+        await settle(pilot)
+        box = app.query_one("#query")
+        assert box.value == ASKED
+        assert app.focused is box
+        assert box.content_region.width > len(ASKED)  # shown whole, cursor too: the branch selector gave way
+        _untouched(app, shop_index, labels_before, False)
+
+
+@run_async
+async def test_slash_and_a_question_typed_at_once_while_a_search_runs(shop_index):
+    """The same while the first search (from the command line) is still running: the question
+    replaces the old one, and the search finishing takes neither the focus nor a key."""
+    labels_before = _stored_labels(shop_index)
+    app = _app(shop_index)
+    gate = _gate_search(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.query_one(ResultsTable).loading  # held by the gate
+        _burst(app, "/" + ASKED)
+        await settle(pilot)
+        gate.set()
+        await _until_searched(pilot)
+        await settle(pilot)
+        box = app.query_one("#query")
+        assert box.value == ASKED
+        assert app.focused is box
+        assert app.session.results  # the first search's results are shown
+        _untouched(app, shop_index, labels_before, False)
+
+
 @run_async
 async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
     app = _app(shop_index, query="")
