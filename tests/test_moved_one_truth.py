@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from gittools import GitBuilder
@@ -28,6 +29,12 @@ QUESTION = "detect program name usage lines module path argv"
 @pytest.fixture
 def moved(tmp_path, monkeypatch):
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    return build_moved(tmp_path)
+
+
+def build_moved(tmp_path: Path) -> tuple[GitBuilder, Path]:
+    """`detect_program_name` indexed in cli/utils.py, then moved unchanged to cli/_progname.py
+    and committed, not re-indexed (the review app's snapshot builds the same)."""
     repo = GitBuilder(tmp_path / "cli")
     repo.write("cli/utils.py", "import os\n\n\ndef other():\n    return os.sep\n\n\n" + NAMING)
     repo.commit("naming in utils")

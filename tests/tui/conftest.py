@@ -90,6 +90,16 @@ def shop_long_path_index(shop_repo, tmp_path, hashing_model, frozen_clock) -> tu
     return shop_repo, index_dir
 
 
+@pytest.fixture
+def moved_index(tmp_path, hashing_model, frozen_clock) -> tuple[Path, Path]:
+    """The scenario of tests/test_moved_one_truth.py: `detect_program_name` indexed in
+    cli/utils.py, then moved unchanged to cli/_progname.py and committed, not re-indexed."""
+    from test_moved_one_truth import build_moved
+
+    repo, index_dir = build_moved(tmp_path)
+    return repo.path, index_dir
+
+
 # click (a real project, BSD-3): long dotted names and release lines, for the layout at 80x24 --
 
 CLICK_BRANCHES = ("main", "release/7.x", "release/8.1")

@@ -1,5 +1,5 @@
-"""Keystrokes in the review app go where the reviewer means them, and every label or note
-change can be undone (issue #30), driven by Pilot over the shop sample (hashing embedder).
+"""Keystrokes in the review app go where the reviewer means them (issue #30; undo is in
+test_undo_pilot.py), driven by Pilot over the shop sample (hashing embedder).
 
 The typing tests hold the search in a worker until half the query is typed, let it finish,
 then type the rest one key at a time: whatever finished in the background, the query box must
@@ -147,6 +147,47 @@ async def test_a_burst_of_keys_after_slash_all_goes_to_the_query_box(shop_index)
         _untouched(app, shop_index, labels_before, False)
 
 
+#: the question of issue 48's scripted run (bench/typing_run.py)
+ASKED = "refund a payment and notify by email"
+
+
+@run_async
+async def test_slash_and_a_question_typed_at_once_on_mount_leave_just_the_question(shop_index):
+    """Issue 48, item 8: `/` the moment the app is mounted (the empty query box already has the
+    focus: there `/` is the key that goes to it, not text), then the whole question at once."""
+    labels_before = _stored_labels(shop_index)
+    app = _app(shop_index, query="")
+    async with app.run_test(size=(100, 30)) as pilot:
+        _burst(app, "/" + ASKED)
+        await settle(pilot)
+        box = app.query_one("#query")
+        assert box.value == ASKED
+        assert app.focused is box
+        assert box.content_region.width > len(ASKED)  # shown whole, cursor too: the branch selector gave way
+        _untouched(app, shop_index, labels_before, False)
+
+
+@run_async
+async def test_slash_and_a_question_typed_at_once_while_a_search_runs(shop_index):
+    """The same while the first search (from the command line) is still running: the question
+    replaces the old one, and the search finishing takes neither the focus nor a key."""
+    labels_before = _stored_labels(shop_index)
+    app = _app(shop_index)
+    gate = _gate_search(app)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.query_one(ResultsTable).loading  # held by the gate
+        _burst(app, "/" + ASKED)
+        await settle(pilot)
+        gate.set()
+        await _until_searched(pilot)
+        await settle(pilot)
+        box = app.query_one("#query")
+        assert box.value == ASKED
+        assert app.focused is box
+        assert app.session.results  # the first search's results are shown
+        _untouched(app, shop_index, labels_before, False)
+
+
 @run_async
 async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
     app = _app(shop_index, query="")
@@ -156,87 +197,6 @@ async def test_enter_with_nothing_typed_since_moves_to_the_results(shop_index):
         await settle(pilot)
         assert app.session.results
         assert isinstance(app.focused, ResultsTable)
-
-
-# undo ----------------------------------------------------------------------------------------
-
-
-@run_async
-async def test_u_undoes_label_and_note_changes_one_at_a_time_in_the_store(shop_index):
-    from pilot_helpers import select_row
-
-    from branchwise.models import Label, Verdict
-    from branchwise.search.hybrid import SearchRequest
-    from branchwise_tui.widgets.keybar import KeyBar
-
-    repo, index_dir = shop_index
-    workspace = Workspace(repo, index_dir)
-    found = workspace.search(SearchRequest(FIRST, "main", scope="all"))
-    kept = next(r for r in found if r.verdict is Verdict.DELETED)
-    from branchwise.review import labels  # a label from another day, by another reviewer
-
-    labels.set_label(workspace.store.conn, repo.name, kept, Label.USE, "an earlier reviewer's note",
-                     reviewer="someone else", labelled_at="2026-01-02T03:04:05+00:00")
-    workspace.close()
-    before = _stored_labels(shop_index)
-    assert [b["version_id"] for b in before] == [kept.version_id]
-
-    app = _app(shop_index, scope="all")
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        bar = app.query_one(KeyBar)
-        other = select_row(app, lambda r: r.verdict is Verdict.CURRENT)
-        await pilot.press("x")
-        await settle(pilot)
-        assert other.label is Label.EXCLUDE
-        assert "U undoes" in bar.status and other.identity.qualified_name in bar.status
-        select_row(app, lambda r: r.version_id == kept.version_id)
-        await pilot.press("r")
-        await settle(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        assert type(app.screen).__name__ == "NoteScreen"
-        await pilot.press("ctrl+a", "ctrl+k", *"the retry design", "enter")
-        await settle(pilot)
-        assert app.session.notes[kept.version_id] == "the retry design"
-        assert "note on" in bar.status and "U undoes" in bar.status
-        changed = _stored_labels(shop_index)
-        assert {(c["label"], c["note"]) for c in changed} == {
-            ("exclude", ""), ("reference-only", "the retry design")}
-
-        await pilot.press("U")  # the note
-        await settle(pilot)
-        assert app.session.notes[kept.version_id] == "an earlier reviewer's note"
-        assert "undone" in bar.status
-        await pilot.press("U")  # the reference-only label
-        await settle(pilot)
-        assert {(c["version_id"], c["label"]) for c in _stored_labels(shop_index)} >= {(kept.version_id, "use")}
-        await pilot.press("U")  # the exclude label
-        await settle(pilot)
-        assert _stored_labels(shop_index) == before  # reviewer and time too: as it was
-        assert other.label is None
-        assert next(r for r in app.session.results if r.version_id == kept.version_id).label is Label.USE
-        await pilot.press("U")
-        await settle(pilot)
-        assert bar.status == "nothing to undo"
-        assert _stored_labels(shop_index) == before
-
-
-@run_async
-async def test_label_keys_do_nothing_away_from_the_table(shop_index):
-    app = _app(shop_index)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("tab")  # to the preview
-        assert type(app.focused).__name__ == "Preview"
-        await pilot.press("u", "r", "x", "n", "space", "asterisk")
-        await settle(pilot)
-        assert len(app.screen_stack) == 1
-        assert all(r.label is None for r in app.session.results)
-        assert _stored_labels(shop_index) == []
-        await pilot.press("escape", "u")  # back on the table the key labels
-        await settle(pilot)
-        assert app.query_one(ResultsTable).selected.label is not None
 
 
 # every list and pane by keyboard -----------------------------------------------------------------

@@ -84,3 +84,19 @@ def test_bundle_preview(shop_index, snap_compare, size):
         await _steady(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=preview_the_bundle)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_function_moved_unchanged_after_indexing(moved_index, snap_compare, size):
+    """Issue 46, truth 1: `unchanged-older` at its new place, in the table and the preview."""
+    repo, index_dir = moved_index
+    app = create_app(Workspace(repo, index_dir), branch="main",
+                     query="detect program name usage lines module path argv")
+
+    async def select_the_moved_function(pilot):
+        await settle(pilot)
+        moved = select_row(app, lambda r: r.identity.qualified_name == "detect_program_name")
+        assert moved.verdict is Verdict.UNCHANGED_OLDER and moved.current_path == "cli/_progname.py"
+        await _steady(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=select_the_moved_function)

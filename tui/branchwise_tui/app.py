@@ -66,6 +66,9 @@ WIDE = 170  # preview beside the results instead of below
 NARROW = 100  # compact controls
 SHORT = 30  # no header line
 BRANCH_MOST, BRANCH_MOST_NARROW = 36, 24  # the branch selector's widest
+#: the query box's fewest cells beside a wide layout's scope switch and its label (30 cells):
+#: a question of 40 characters shows whole at 100 columns, where the branch selector gives way
+QUERY_LEAST, SCOPE_CELLS = 46, 30
 
 
 class BranchwiseApp(ReviewSearch, ReviewOutputs):
@@ -157,7 +160,11 @@ class BranchwiseApp(ReviewSearch, ReviewOutputs):
         """Wide enough for the longest branch name (border, padding and arrow take 9 cells),
         within what the query box can spare; a longer name is cut, never wrapped."""
         longest = max((len(name) for name in self.branch_names), default=8)
-        most = BRANCH_MOST_NARROW if self.size.width and self.size.width < NARROW else BRANCH_MOST
+        width = self.size.width
+        if width and width < NARROW:
+            most = BRANCH_MOST_NARROW
+        else:
+            most = min(BRANCH_MOST, width - QUERY_LEAST - SCOPE_CELLS) if width else BRANCH_MOST
         self.query_one("#branch", Select).styles.width = max(16, min(longest + 9, most))
 
     def _scope_text(self, all_history: bool) -> str:
@@ -256,10 +263,12 @@ class BranchwiseApp(ReviewSearch, ReviewOutputs):
         result run only from the results table, and not while it waits for a search."""
         if len(self.screen_stack) > 1:
             return action in OVER_OTHER_SCREENS
-        if action == "focus_query" and isinstance(self.screen.focused, Input):
-            return False  # a `/` typed in a box is text (its binding is looked at first: see keys.Key.first)
+        focused = self.screen.focused
+        if action == "focus_query" and isinstance(focused, Input):
+            # a `/` typed in a box is text (its binding is looked at first: see keys.Key.first),
+            # except in the empty query box (focused at start-up): there it is the key that goes to it
+            return focused.id == "query" and not focused.value
         if action in ON_THE_TABLE:
-            focused = self.screen.focused
             return isinstance(focused, ResultsTable) and not focused.loading
         return True
 

@@ -26,7 +26,7 @@ KEYS = (
     Key("r", "r", "label('reference-only')", "ref", "label: reference-only, the idea", "Review", 2),
     Key("x", "x", "label('exclude')", "excl", "label: exclude from the bundle", "Review", 2),
     Key("t", "t", "toggle_text", "cur/idx", "changed: current/indexed text", "Review", 6),
-    Key("n", "n", "edit_note", "note", "write the label's note", "Review", 7),
+    Key("n", "n", "edit_note", "note", "write a note (the label stays)", "Review", 7),
     Key("P", "P", "toggle_pin", "pin", "pin: first here (again: unpin)", "Review", 7),
     Key("U", "U", "undo", "undo", "undo the last label or note", "Review", 3),
     Key("space", "space", "toggle_mark", "mark", "mark row (labels act on marks)", "Review", 6),

@@ -35,7 +35,7 @@ class ModelLoaded(Message):
 
 
 class NoteSaved(Message):
-    """The reviewer's note on `result` was stored with its label (`change` undoes it)."""
+    """The reviewer's note on `result` was stored (the label as it was) (`change` undoes it)."""
 
     def __init__(self, result: Result, note: str, change: LabelChange) -> None:
         super().__init__()

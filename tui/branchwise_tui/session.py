@@ -17,7 +17,7 @@ from branchwise.errors import BranchwiseError
 from branchwise.models import Label, Result
 from branchwise.review.bundle import BundleContext, shown_for
 from branchwise.review.bundle.overlap import REFERENCE
-from branchwise.review.labels import LabelRecord, effective_label
+from branchwise.review.labels import LabelRecord
 from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo, SearchRequest
 from branchwise.verify.citation import Shown
@@ -130,11 +130,12 @@ class ReviewSession:
         return f"{count} results · dense coverage {coverage.percent}% (embedding)"
 
     def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> LabelChange:
-        """Label (or clear) each of `results`, keeping the note each already has (`notes`)."""
+        """Label (or clear the label of) each of `results`, keeping the note each already has
+        (`notes`): a cleared label leaves the note standing alone."""
         with self._lock:
             before = tuple((r, self.workspace.review.label_record(r)) for r in results)
             for result in results:
-                self.workspace.review.set_label(result, label, notes.get(result.version_id, "") if label else "")
+                self.workspace.review.set_label(result, label, notes.get(result.version_id, ""))
         what = results[0].identity.qualified_name if len(results) == 1 else f"{len(results)} results"
         return LabelChange("label", before, f"{what} → {label.value if label else 'no label'}")
 
@@ -148,10 +149,12 @@ class ReviewSession:
                     self.workspace.review.unpin(result, self.branch)
 
     def set_note(self, result: Result, note: str) -> LabelChange:
-        """Store `note` with the result's label; an unlabelled result gets its default label."""
+        """Store `note` on the result's version and leave its label as stored: an unlabelled
+        result's note stands alone and the result keeps its default handling."""
         with self._lock:
-            before = ((result, self.workspace.review.label_record(result)),)
-            self.workspace.review.set_label(result, result.label or effective_label(result), note.strip())
+            record = self.workspace.review.label_record(result)
+            before = ((result, record),)
+            self.workspace.review.set_label(result, None if record is None else record.label, note.strip())
         return LabelChange("note", before, f"note on {result.identity.qualified_name}")
 
     def undo(self, change: LabelChange) -> None:

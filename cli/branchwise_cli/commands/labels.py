@@ -16,7 +16,8 @@ HELP = "list, clear, pin/unpin, export or import reviewer labels and pins (TOML)
 
 def add_arguments(p) -> None:
     p.add_argument("action", choices=("list", "clear", "pin", "unpin", "export", "import"),
-                   help="list: the labels and pins; clear SYMBOL: remove its labels (every version); "
+                   help="list: the labels, notes and pins; clear SYMBOL: remove its labels and notes "
+                        "(every version); "
                         "pin/unpin SYMBOL: offer it first on --branch (or stop); "
                         "export: write labels and pins to FILE; import: read them")
     p.add_argument("target", nargs="?", metavar="FILE|SYMBOL",
@@ -85,6 +86,6 @@ def _list(ws, args) -> int:
     echo(f"pins ({len(pins)}; offered first when a search on their branch finds them):")
     echo(*(f"  PIN {p.branch}: {p.path}::{p.qualified_name}" + (f"  ({p.note})" if p.note else "") for p in pins))
     echo(f"labels ({len(labels)}):")
-    echo(*(f"  {l['label']:<14} {l['path']}::{l['qualified_name']} #{l['content_hash'][:8]}"
+    echo(*(f"  {l['label'] or '(note only)':<14} {l['path']}::{l['qualified_name']} #{l['content_hash'][:8]}"
            + (f"  ({l['note']})" if l["note"] else "") for l in labels))
     return EXIT_OK

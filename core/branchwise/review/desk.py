@@ -135,16 +135,17 @@ class Review:
     # labels -------------------------------------------------------------------------------
 
     def set_label(self, result: Result, label: Label | None, note: str = "") -> None:
-        """Persist a reviewer's label for this result's version (None clears it)."""
+        """Persist a reviewer's label and note for this result's version: a note with label
+        None stands alone (the default handling stays); neither clears what it had."""
         with self.ws.writing():
-            if label is None:
+            if label is None and not note:
                 labels.clear_label(self._conn, self._repository, result.version_id)
             else:
                 labels.set_label(self._conn, self._repository, result, label, note)
         result.label = label
 
     def clear_labels(self, path: str, qualified_name: str) -> int:
-        """Remove the labels of every version of one symbol (`labels clear PATH::NAME`);
+        """Remove the labels and notes of every version of one symbol (`labels clear PATH::NAME`);
         returns how many there were."""
         self._refuse_unreadable(path)
         with self.ws.writing():
@@ -178,11 +179,12 @@ class Review:
                                     allows=self.ws.access.allows)
 
     def labels(self) -> list[dict]:
-        """This repository's labels (those the user may read), by path and name."""
+        """This repository's labels and notes (those the user may read), by path and name;
+        a note alone has `label` None."""
         allows = self.ws.access.allows
         return [{"path": r.path, "qualified_name": r.qualified_name, "symbol_type": r.symbol_type,
                  "language": r.language, "content_hash": r.content_hash, "version_id": r.version_id,
-                 "label": r.label.value, "note": r.note, "reviewer": r.reviewer, "labelled_at": r.labelled_at}
+                 "label": r.label and r.label.value, "note": r.note, "reviewer": r.reviewer, "labelled_at": r.labelled_at}
                 for r in labels.list_labels(self._conn, self._repository) if allows is None or allows(r.path)]
 
     # pins ---------------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Reviewer labels: a human's decision about one version, kept for every later query.
 
 A reviewer who has decided that a chunk is only a reference for an idea, or must never reach a
-model, should not have to decide again tomorrow. Labels are keyed by (repository, version id):
+model, should not have to decide again tomorrow. A note may stand alone, without a label: the
+version keeps its default handling (`effective_label`), and the note travels with it as a
+labelled one's does (bundles, exports, `labels list`). Labels are keyed by (repository, version id):
 the version id hashes identity and content, so a label follows the exact text it was given for
 and lapses by itself when the code changes. They live in the index's SQLite database (the
 caller passes the connection) and travel between indexes as a small TOML file.
@@ -37,7 +39,7 @@ IDENTITY_FIELDS = ("path", "language", "symbol_type", "qualified_name")
 
 @dataclass(frozen=True)
 class LabelRecord:
-    """One stored label, with what it was given for."""
+    """One stored label or note, with what it was given for (label None: a note alone)."""
 
     repository: str
     version_id: str
@@ -46,7 +48,7 @@ class LabelRecord:
     symbol_type: str
     qualified_name: str
     content_hash: str
-    label: Label
+    label: Label | None
     note: str
     reviewer: str
     labelled_at: str
@@ -98,21 +100,26 @@ def set_label(
     conn: sqlite3.Connection,
     repository: str,
     target: Result | Mapping,
-    label: Label | str,
+    label: Label | str | None,
     note: str = "",
     reviewer: str | None = None,
     labelled_at: str | None = None,
 ) -> str:
-    """Label one version (a Result, or a mapping with identity fields and content_hash).
+    """Label one version (a Result, or a mapping with identity fields and content_hash), with
+    a note or without; with `label` None the note stands alone, and with no note either
+    nothing is kept for the version.
 
-    Returns the version id; labelling it again replaces the earlier label.
+    Returns the version id; labelling it again replaces the earlier label and note.
     """
-    label = parse_label(label)
+    label = None if label is None else parse_label(label)
     identity, content_hash = _identity_of(repository, target)
     vid = version_id(identity, content_hash)
+    if label is None and not note:
+        store_labels.delete_label(conn, repository, vid)
+        return vid
     store_labels.put_label(conn, (
         repository, vid, identity.path, identity.language, identity.symbol_type,
-        identity.qualified_name, content_hash, label.value, note,
+        identity.qualified_name, content_hash, None if label is None else label.value, note,
         _default_reviewer() if reviewer is None else reviewer,
         labelled_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
     ))
@@ -120,7 +127,8 @@ def set_label(
 
 
 def clear_label(conn: sqlite3.Connection, repository: str, target: Result | Mapping | str) -> bool:
-    """Remove the label of a version (a Result, a mapping, or a version id); True if one existed."""
+    """Remove the label and note of a version (a Result, a mapping, or a version id); True if
+    it had either."""
     vid = target if isinstance(target, str) else version_id(*_identity_of(repository, target))
     return store_labels.delete_label(conn, repository, vid)
 
@@ -130,7 +138,7 @@ def labels_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[
 
 
 def notes_for(conn: sqlite3.Connection, repository: str, version_ids: Iterable[str]) -> dict[str, str]:
-    """The reviewers' notes of labelled versions (empty notes left out): `BundleContext.notes`."""
+    """The reviewers' notes on versions, labelled or not (empty notes left out): `BundleContext.notes`."""
     return {vid: note for vid, note in _column_for(conn, "note", repository, version_ids).items() if note}
 
 
@@ -139,7 +147,7 @@ def _column_for(conn: sqlite3.Connection, column: str, repository: str, version_
 
 
 def apply_labels(conn: sqlite3.Connection, results: list[Result]) -> list[Result]:
-    """Fill `Result.label` from the stored labels (None where unlabelled), in place."""
+    """Fill `Result.label` from the stored labels (None where unlabelled, a note alone too), in place."""
     by_repository: dict[str, list[Result]] = {}
     for result in results:
         by_repository.setdefault(result.identity.repository, []).append(result)
@@ -168,15 +176,15 @@ def restore_label(conn: sqlite3.Connection, repository: str, vid: str, record: L
         return
     store_labels.put_label(conn, (
         record.repository, record.version_id, record.path, record.language, record.symbol_type,
-        record.qualified_name, record.content_hash, record.label.value, record.note, record.reviewer,
+        record.qualified_name, record.content_hash, record.label and record.label.value, record.note, record.reviewer,
         record.labelled_at,
     ))
 
 
 def _record(row: tuple) -> LabelRecord:
     repository, vid, path, language, symbol_type, qualified_name, content_hash, label, note, reviewer, at = row
-    return LabelRecord(repository, vid, path, language, symbol_type, qualified_name, content_hash, Label(label),
-                       note, reviewer, at)
+    return LabelRecord(repository, vid, path, language, symbol_type, qualified_name, content_hash,
+                       None if label is None else Label(label), note, reviewer, at)
 
 
 # TOML exchange -------------------------------------------------------------------------------
@@ -185,24 +193,12 @@ def _record(row: tuple) -> LabelRecord:
 def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
                   allows: Callable[[str], bool] | None = None) -> int:
     """Write the repository's labels (with `allows`, those of paths it allows) as `[[label]]`
-    tables, and its pins as `[[pin]]` tables; returns how many labels were written."""
+    tables (a note alone: a table without `label`), and its pins as `[[pin]]` tables; returns
+    how many tables were written."""
     records = [r for r in list_labels(conn, repository) if allows is None or allows(r.path)]
     document = {
         "repository": repository,
-        "label": [
-            {
-                "path": r.path,
-                "qualified_name": r.qualified_name,
-                "symbol_type": r.symbol_type,
-                "language": r.language,
-                "content_hash": r.content_hash,
-                "label": r.label.value,
-                "note": r.note,
-                "reviewer": r.reviewer,
-                "labelled_at": r.labelled_at,
-            }
-            for r in records
-        ],
+        "label": [_table(r) for r in records],
     }
     pinned = [p for p in pins.list_pins(conn, repository) if allows is None or allows(p.path)]
     if pinned:  # an empty array would be written inline, outside the subset labelfile reads fast
@@ -211,11 +207,21 @@ def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
     return len(records)
 
 
+def _table(record: LabelRecord) -> dict[str, str]:
+    """One `[[label]]` table; a note alone has no `label` key (TOML has no null)."""
+    table = {"path": record.path, "qualified_name": record.qualified_name, "symbol_type": record.symbol_type,
+             "language": record.language, "content_hash": record.content_hash}
+    if record.label is not None:
+        table["label"] = record.label.value
+    return table | {"note": record.note, "reviewer": record.reviewer, "labelled_at": record.labelled_at}
+
+
 def import_labels(conn: sqlite3.Connection, repository: str, path: Path,
                   allows: Callable[[str], bool] | None = None) -> int:
     """Read a labels file into `repository` (the file's own `repository` key is informative).
 
-    Every entry is checked (a repository-relative path, a sha256 content hash, a known label,
+    Every entry is checked (a repository-relative path, a sha256 content hash, a known label
+    or, without one, a note that stands alone,
     an ISO 8601 date, and, with `allows`, a path the importing user may read) and all of them
     land in one transaction, so a bad entry or a killed import leaves the labels as they were. Version ids are recomputed from identity + content_hash, so a file from another
     index of the same code applies as is. Returns how many labels were stored.
@@ -323,19 +329,22 @@ def _row(path: Path, number: int, entry: object, repository: str, allows: Callab
 
     if not isinstance(entry, dict):
         raise bad("is not a table")
-    for name in (*IDENTITY_FIELDS, "content_hash", "label"):
+    for name in (*IDENTITY_FIELDS, "content_hash"):
         if not isinstance(entry.get(name), str) or not entry[name]:
             raise UsageError(f"bad labels file {path}: label #{number} lacks {name!r}")
     for name in ("note", "reviewer", "labelled_at"):
         if name in entry and (not isinstance(entry[name], str) or len(entry[name]) > MAX_TEXT):
             raise bad(f"{name!r} must be a string of at most {MAX_TEXT} characters")
+    note = entry.get("note", "")
+    if "label" not in entry and not note:  # a table without a label is a note alone
+        raise UsageError(f"bad labels file {path}: label #{number} lacks 'label' (or a 'note' alone)")
     file_path = entry["path"]
     if not repository_relative(file_path):
         raise bad(f"path {file_path!r} is not a path inside the repository")
     if allows is not None and not allows(file_path):
         raise bad(f"path {file_path!r} is outside what you may read")
     try:
-        label = parse_label(entry["label"])
+        label = None if "label" not in entry else parse_label(entry["label"])
     except UsageError as error:
         raise bad(str(error)) from None
     if not _SHA256.fullmatch(entry["content_hash"]):
@@ -349,7 +358,7 @@ def _row(path: Path, number: int, entry: object, repository: str, allows: Callab
         when = when.replace(tzinfo=timezone.utc)
     identity = Identity(repository, *(entry[name] for name in IDENTITY_FIELDS))
     return (repository, version_id(identity, entry["content_hash"]), *(entry[name] for name in IDENTITY_FIELDS),
-            entry["content_hash"], label.value, entry.get("note", ""),
+            entry["content_hash"], None if label is None else label.value, note,
             entry.get("reviewer", reviewer), when.isoformat(timespec="seconds"))
 
 

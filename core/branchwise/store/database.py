@@ -12,6 +12,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from branchwise.errors import BranchwiseError, UsageError
+from branchwise.store.labels import allow_notes_alone
 from branchwise.store.records import BRANCH_COLUMNS, BranchRecord
 from branchwise.store.schema import SCHEMA, SCHEMA_VERSION
 
@@ -134,13 +135,16 @@ class Database:
             )
 
     def _add_missing_columns(self) -> None:
-        """Columns added since schema 1, filled with their default in an older database."""
+        """Columns added since schema 1, filled with their default in an older database, and
+        the labels table widened for a note alone (store/labels.py)."""
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(versions)")}
         if "imports" not in columns:  # the file's imports a symbol uses, one per line
             self.conn.execute("ALTER TABLE versions ADD COLUMN imports TEXT NOT NULL DEFAULT ''")
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(branches)")}
         if "ref" not in columns:  # the ref a branch was taken from
             self.conn.execute("ALTER TABLE branches ADD COLUMN ref TEXT NOT NULL DEFAULT ''")
+        if not self.read_only:  # a note without a label (an older index's rows all kept)
+            allow_notes_alone(self.conn)
 
     def close(self) -> None:
         self.conn.close()

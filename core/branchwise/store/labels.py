@@ -1,5 +1,7 @@
 """Reviewer labels' rows, keyed by (repository, version id). The functions take the
-connection, so the labels module can work on any database with the labels table."""
+connection, so the labels module can work on any database with the labels table.
+
+A row holds a label, a note, or both: a note alone has label NULL (see schema.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,46 @@ LABEL_COLUMNS = ("repository", "version_id", "path", "language", "symbol_type", 
                  "label", "note", "reviewer", "labelled_at")
 
 
+_CREATE = "CREATE TABLE IF NOT EXISTS labels"
+
+
 def ensure_labels_table(conn: sqlite3.Connection) -> None:
-    """Create the labels table (alone, for a database that is not an index)."""
-    statement = SCHEMA[SCHEMA.index("CREATE TABLE IF NOT EXISTS labels"):]
+    """Create the labels table (alone, for a database that is not an index), or widen an
+    older one (`allow_notes_alone`)."""
     with conn:
-        conn.execute(statement.strip().rstrip(";"))
+        conn.execute(_labels_statement())
+    allow_notes_alone(conn)
+
+
+def _labels_statement() -> str:
+    return SCHEMA[SCHEMA.index(_CREATE):].strip().rstrip(";")
+
+
+def allow_notes_alone(conn: sqlite3.Connection) -> bool:
+    """Widen a labels table made before a note could stand alone (label NOT NULL) to the
+    schema's, keeping every row as it is; True when it did. One transaction: a kill leaves
+    the old table whole, and a second process opening the index meanwhile finds it done."""
+    if not _label_required(conn):
+        return False
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        widened = _label_required(conn)
+        if widened:
+            columns = ", ".join(LABEL_COLUMNS)
+            conn.execute(_labels_statement().replace(_CREATE, "CREATE TABLE labels_widened", 1))
+            conn.execute(f"INSERT INTO labels_widened ({columns}) SELECT {columns} FROM labels")
+            conn.execute("DROP TABLE labels")
+            conn.execute("ALTER TABLE labels_widened RENAME TO labels")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return widened
+
+
+def _label_required(conn: sqlite3.Connection) -> bool:
+    """True for a labels table whose label column is NOT NULL (made before notes stood alone)."""
+    return any(row[1] == "label" and row[3] for row in conn.execute("PRAGMA table_info(labels)"))
 
 
 def put_label(conn: sqlite3.Connection, values: Sequence[object]) -> None:
@@ -50,13 +87,15 @@ def delete_label(conn: sqlite3.Connection, repository: str, version_id: str) -> 
 
 
 def label_values(conn: sqlite3.Connection, column: str, repository: str, version_ids: Sequence[str]) -> dict[str, str]:
-    """version id -> the value of `column` (label or note) of the labelled ones among them."""
+    """version id -> the value of `column` (label or note) of those among them that have one
+    (a note alone has no label)."""
     if column not in LABEL_COLUMNS:
         raise ValueError(f"no label column {column!r}")
     found: dict[str, str] = {}
     for batch in in_batches(version_ids):
         found.update(conn.execute(
-            f"SELECT version_id, {column} FROM labels WHERE repository = ? AND version_id IN ({marks(len(batch))})",
+            f"SELECT version_id, {column} FROM labels WHERE repository = ? AND {column} IS NOT NULL "
+            f"AND version_id IN ({marks(len(batch))})",
             (repository, *batch),
         ))
     return found
@@ -76,10 +115,10 @@ def label_rows(conn: sqlite3.Connection, repository: str) -> list[tuple]:
 
 
 def member_label_rows(conn: sqlite3.Connection, repository: str, path: str, qualified_name: str) -> list[tuple]:
-    """(qualified name, label, labelled version's text) of labels on symbols inside
+    """(qualified name, label, labelled version's text) of labels (not notes alone) on symbols inside
     `qualified_name` in `path` whose version the index still holds."""
     return conn.execute(
         "SELECT l.qualified_name, l.label, v.text FROM labels l JOIN versions v ON v.version_id = l.version_id "
-        "WHERE l.repository = ? AND l.path = ? AND substr(l.qualified_name, 1, ?) = ?",
+        "WHERE l.repository = ? AND l.label IS NOT NULL AND l.path = ? AND substr(l.qualified_name, 1, ?) = ?",
         (repository, path, len(qualified_name) + 1, qualified_name + "."),
     ).fetchall()

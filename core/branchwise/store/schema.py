@@ -4,6 +4,10 @@ Repositories, branches with their indexed commit, symbol identities, versions (o
 distinct content of an identity, shared by every branch that has it), each branch's live
 set, tombstones, files skipped per branch, the embedding cache, the record of index runs,
 the outbox and term counts of a shared backend, the FTS5 table, reviewer pins and labels.
+
+A labels row is a reviewer's label, note, or both on one version: a note stands on its own
+(label NULL) and leaves the version's default handling as it is. Indexes made before that
+held a label on every row; `store.labels.allow_notes_alone` widens their table in place.
 """
 
 SCHEMA_VERSION = "1"
@@ -78,10 +82,11 @@ CREATE TABLE IF NOT EXISTS labels (
     symbol_type    TEXT NOT NULL,
     qualified_name TEXT NOT NULL,
     content_hash   TEXT NOT NULL,
-    label          TEXT NOT NULL CHECK (label IN ('use', 'reference-only', 'exclude')),
+    label          TEXT CHECK (label IN ('use', 'reference-only', 'exclude')),
     note           TEXT NOT NULL DEFAULT '',
     reviewer       TEXT NOT NULL DEFAULT '',
     labelled_at    TEXT NOT NULL,
-    PRIMARY KEY (repository, version_id)
+    PRIMARY KEY (repository, version_id),
+    CHECK (label IS NOT NULL OR note <> '')
 );
 """

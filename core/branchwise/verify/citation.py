@@ -120,9 +120,18 @@ def purpose_line(shown: Shown, result: Result | None = None) -> str | None:
 def cited_location(result: Result) -> str:
     """Where a result is cited in every front end: the branch's own code that moved unchanged
     at its new place (its verdict is about that place), anything else where it was indexed."""
-    if result.moved_unchanged and not result.history:
-        return _location(result.current_path or result.path, result.current_start_line, result.current_end_line)
+    if _cited_where_it_moved(result):
+        return _location(cited_path(result), result.current_start_line, result.current_end_line)
     return _location(result.path, result.start_line, result.end_line)
+
+
+def cited_path(result: Result) -> str:
+    """The file of `cited_location` (the review app's Path column)."""
+    return (result.current_path or result.path) if _cited_where_it_moved(result) else result.path
+
+
+def _cited_where_it_moved(result: Result) -> bool:
+    return result.moved_unchanged and not result.history
 
 
 def version_string(branch: str, commit: str, date: str | None) -> str:

@@ -40,9 +40,6 @@ class ReviewDecisions(ReviewAppBase):
         self.post_message(LabelSaved(results, self.session.set_labels(results, label, notes)))
 
     def on_label_saved(self, message: LabelSaved) -> None:
-        for result in message.results:
-            if result.label is None:
-                self.session.notes.pop(result.version_id, None)
         table = self.query_one(ResultsTable)
         if len(message.results) > 1:
             table.marked.clear()
@@ -147,7 +144,7 @@ class ReviewDecisions(ReviewAppBase):
             return
         from branchwise.review.labels import effective_label
 
-        label = (result.label or effective_label(result)).value
+        label = result.label.value if result.label else f"{effective_label(result).value} by default"
         note = self.session.notes.get(result.version_id, "")
 
         def save(value: str | None) -> None:

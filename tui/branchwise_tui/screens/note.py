@@ -1,4 +1,5 @@
-"""The note dialog: the reviewer's note on a label (for reference-only: the topic it is for)."""
+"""The note dialog: the reviewer's note on a result (for reference-only: the topic it is for).
+A note stands alone: writing one leaves the label as it is."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ class NoteScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="note-box", classes="dialog"):
             yield Static(f"Note on {self.what}", classes="dialog-title")
-            yield Static(f"Stored with its label ({self.label}); a reference-only note names the topic, "
+            yield Static(f"The label stays as it is ({self.label}); a reference-only note names the topic, "
                          "e.g. “the idempotency design”. Enter saves, Esc cancels.", classes="dialog-help")
             yield Input(self.note, placeholder="note", id="note-input")
 

@@ -17,6 +17,7 @@ from textual.widgets import DataTable
 
 from branchwise.display import escape_controls
 from branchwise.models import PathClass, Result, Verdict
+from branchwise.verify.citation import cited_path
 from branchwise_tui.widgets.badges import verdict_badge
 from branchwise_tui.textmatch import fuzzy_match, natural_key
 from branchwise_tui.widgets.lists import KeyTable
@@ -45,7 +46,7 @@ class Filter:
         return ((self.verdict is None or result.verdict is self.verdict)
                 and (self.label is None or label == self.label)
                 and (self.path_class is None or result.path_class is self.path_class)
-                and (not self.text.strip() or fuzzy_match(self.text, f"{result.path}::{result.identity.qualified_name}")))
+                and (not self.text.strip() or fuzzy_match(self.text, f"{cited_path(result)}::{result.identity.qualified_name}")))
 
     def describe(self) -> str:
         parts = [f"“{self.text.strip()}”" if self.text.strip() else "",
@@ -59,7 +60,7 @@ SORT_KEYS = {
     "rank": lambda r, dates: r.rank,
     "verdict": lambda r, dates: VERDICT_ORDER.get(r.verdict, len(VERDICT_ORDER)),
     "score": lambda r, dates: r.score,
-    "path": lambda r, dates: natural_key(r.path),
+    "path": lambda r, dates: natural_key(cited_path(r)),
     "symbol": lambda r, dates: natural_key(r.identity.qualified_name),
     "branch": lambda r, dates: natural_key(r.branch),
     "commit": lambda r, dates: r.commit,
@@ -150,7 +151,7 @@ class ResultsTable(KeyTable):
                 wanted[key] = max(wanted.get(key, 0), len(text))
                 if key in values:
                     values[key].add(text)
-            wanted["filename"] = max(wanted.get("filename", 0), len(result.path.rsplit("/", 1)[-1]))
+            wanted["filename"] = max(wanted.get("filename", 0), len(cited_path(result).rsplit("/", 1)[-1]))
             last_part = result.identity.qualified_name.rsplit(".", 1)[-1]
             wanted["last_part"] = max(wanted.get("last_part", 0), len(escape_controls(last_part)))
         self._same = {key: next(iter(found)) for key, found in values.items() if len(found) == 1}
@@ -173,7 +174,7 @@ class ResultsTable(KeyTable):
             "rank": ("●" if result.version_id in self.marked else "") + (PIN if result.pinned else "") + str(result.rank),
             "verdict": self._badge(result, compact).plain,
             "score": f"{result.score:.3f}",
-            "path": escape_controls(result.path),
+            "path": escape_controls(cited_path(result)),  # moved unchanged: its new place
             "symbol": escape_controls(result.identity.qualified_name),
             "branch": escape_controls(result.branch),
             "commit": result.commit[:7],
