@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 # Search and index tests run once per backend: FAISS (the default), Qdrant in local mode (a
-# directory, as in CI) and, when QDRANT_URL names a server, that server (see README).
+# directory, as in CI) and, when QDRANT_URL names a server, that server (see docs/qdrant.md).
 
 BACKENDS = ["faiss", "qdrant-local", "qdrant-server"]
 

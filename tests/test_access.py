@@ -132,7 +132,7 @@ def test_forbidden_chunks_do_not_change_the_ranking_of_readable_ones(index, tmp_
     """alice's results from the shared repository equal those from a repository without the
     forbidden files at all. Dense scores are per vector, so they match exactly. BM25 takes its
     corpus statistics from the whole FTS5 table, so lexical *scores* shift with what else is
-    indexed; on this corpus the order does not, and fusion uses ranks only (see the README)."""
+    indexed; on this corpus the order does not, and fusion uses ranks only (see docs/ranking.md)."""
     alone_index = tmp_path / "alone-index"
     alone = make_repo(tmp_path / "alone" / "shop", ORDERS)
     backend = Backend.resolve(Config.load(alone_index))  # a second "shop": its own Qdrant collections

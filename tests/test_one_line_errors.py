@@ -20,7 +20,7 @@ from branchwise.search import hybrid as search
 from branchwise.search.hybrid import SearchRequest
 from branchwise.workspace import Workspace
 
-MAX_TOP_K = 1000  # the documented maximum (README)
+MAX_TOP_K = 1000  # the documented maximum (docs/commands.md)
 
 
 def test_the_documented_maximum():

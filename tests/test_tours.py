@@ -234,7 +234,7 @@ def test_a_tour_step_path_outside_the_repository_is_one_line(tmp_path, shop_repo
 
 
 def test_a_hand_written_tour_is_anchored_at_its_own_commit(tmp_path, monkeypatch, capsys):
-    """No hashes, as the README's example: written at one commit, code shifted, moved, edited
+    """No hashes, as the example of docs/tours.md: written at one commit, code shifted, moved, edited
     and deleted at the next. Only the deleted step decays the tour."""
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
     git = GitBuilder(tmp_path / "h")

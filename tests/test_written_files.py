@@ -1,7 +1,7 @@
 """Files branchwise writes: each bundle format has its own manifest, and modes follow the umask.
 
 Only a bundle let through with `--allow-secrets` (and its manifest) is written owner-only
-whatever the umask: it is the one output that may hold a credential (README, Security).
+whatever the umask: it is the one output that may hold a credential (docs/guarantees-and-security.md).
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ _ASKS = {
 
 @dataclass(frozen=True)
 class RankingSettings:
-    """The `[ranking]` table of config.toml (see README, "Ranking")."""
+    """The `[ranking]` table of config.toml (see docs/ranking.md)."""
 
     # defaults tuned on cobra's questions and checked on click's (python -m bench.tune_ranking),
     # last for the description vectors of text recipe described-1, and on the language bundles:

@@ -1,4 +1,4 @@
-"""`branchwise completion bash|zsh|fish`: print the shell's completion script (see README)."""
+"""`branchwise completion bash|zsh|fish`: print the shell's completion script (see docs/configuration.md)."""
 
 from __future__ import annotations
 

@@ -274,7 +274,7 @@ def write_atomically(path: Path, data: bytes, private: bool = False) -> None:
     """Replace `path` with `data` in one step; the parent directory must already exist.
 
     The file gets the mode the umask gives a new file (as `open` would), or owner-only (0600)
-    when it is `private`: for files that could hold a secret (see README, Security).
+    when it is `private`: for files that could hold a secret (see docs/guarantees-and-security.md).
     """
     parent = path.parent
     if not parent.is_dir():

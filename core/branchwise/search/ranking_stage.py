@@ -20,7 +20,7 @@ Re-export files (`__init__.py`, `package-info.java`) and type stubs (`.d.ts`) re
 defined elsewhere: they are multiplied by `reexport_weight`. Every piece has its own setting
 in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default only the definition
 boost and the re-export weight are on: the path boost, the decay and coherence lift a
-file-level benchmark but cost the symbol-level ones (README, "Ranking").
+file-level benchmark but cost the symbol-level ones (docs/ranking.md).
 """
 
 from __future__ import annotations
