@@ -4,8 +4,9 @@ Python's standard library alone gives thousands of pairs, Lua's Debian packages 
 set that takes everything learns mostly Python and Go. `balance` takes, from each corpus's
 pairs.jsonl, at most N pairs per language (a seeded sample), so every language the product
 chunks weighs the same where it has the data, and records what it took in one manifest.
-The language of a pair comes from its corpus's manifest: a standard library's `sources`, a
-Debian corpus's `packages`.
+The language of a pair is its file's, as the product's chunker names it from the path; where
+the path does not say (a script without a suffix, or a `.h` header, C or C++ by its content),
+its corpus's manifest does: a standard library's `sources`, a Debian package's `packages` entry.
 """
 
 from __future__ import annotations
@@ -15,12 +16,22 @@ import json
 import random
 from pathlib import Path
 
+from branchwise.chunking.languages import language_for_path
+
 
 def languages_of(manifest: dict) -> dict[str, str]:
     """A pair's `source` field -> its language, from a data manifest of either corpus."""
     found = {s["name"]: s["language"] for s in manifest.get("sources", [])}
-    found.update({f"debian:{p['package']}": p["language"] for p in manifest.get("packages", [])})
+    for package in manifest.get("packages", []):  # a package listed for two languages: the first
+        found.setdefault(f"debian:{package['package']}", package["language"])
     return found
+
+
+def language_of(pair: dict, by_source: dict[str, str]) -> str:
+    grammar = language_for_path(pair.get("path", ""))
+    if grammar in (None, "c_header", "cpp_header"):
+        return by_source[pair["source"]]
+    return "typescript" if grammar == "tsx" else grammar
 
 
 def balance(corpora: list[Path], per_language: int, seed: int) -> tuple[list[dict], dict]:
@@ -37,7 +48,7 @@ def balance(corpora: list[Path], per_language: int, seed: int) -> tuple[list[dic
         if unknown:
             raise ValueError(f"{corpus}: the manifest names no language for source {unknown[0]!r}")
         for pair in pairs:
-            by_language.setdefault(language[pair["source"]], []).append(pair)
+            by_language.setdefault(language_of(pair, language), []).append(pair)
         inputs.append({"corpus": str(corpus), "pairs": len(pairs),
                        "pairs_sha256": hashlib.sha256(pairs_file.read_bytes()).hexdigest()})
         files += manifest.get("files", [])
