@@ -4,6 +4,7 @@
     python -m train mine [--source python]... [--seed N] [--docstring-share F]
     python -m train mine --source debian [--language L]... [--offline]   # Debian packages (issue 49)
     python -m train debian-list          # rewrite debian-packages.toml from the apt index
+    python -m train balance --from DIR... [--per-language N]   # one set, at most N pairs a language
     python -m train check [MANIFEST]     # exit 1 when a source file is benchmark or sample code
     python -m train fit [--epochs N] [--checkpoint STEP]... [--no-symmetric] [--stop STEP]
     python -m train mix [--model DIR] [--alpha A]   # average with the base model's weights
@@ -46,6 +47,9 @@ SHIPPED_NAME = "branchwise-code-v2"
 STATIC_NAME = SHIPPED_NAME + "-static"
 #: the corpora `mine` knows (train/sources.py); Rust's is mined but not yet in the shipped model
 KNOWN_SOURCES = ("python", "go", "rust", "debian")
+#: pairs per language of a balanced set (issue 49): about Lua's and Bash's whole Debian yield
+#: left out, the languages with data weigh the same
+BALANCED_PER_LANGUAGE = 700
 #: the data manifest of the shipped model, committed beside the pipeline
 COMMITTED_MANIFEST = Path(__file__).with_name("data-manifest.json")
 
@@ -151,6 +155,30 @@ def command_debian_list(args) -> int:
                              capture_output=True, text=True).stdout.split(":")[-1].strip() or "this machine's apt sources"
     debian.write_package_list(chosen, args.out, f"`apt-cache dumpavail` ({release} main)")
     print(f"{sum(map(len, chosen.values()))} packages of {len(chosen)} languages -> {args.out}")
+    return 0
+
+
+def command_balance(args) -> int:
+    """WORK/pairs.jsonl and WORK/data-manifest.json from the corpora of --from, balanced by language."""
+    from train.balance import balance
+
+    missing = [str(d) for d in args.corpus if not (d / "pairs.jsonl").is_file() or not (d / "data-manifest.json").is_file()]
+    if missing:
+        print(f"train: {missing[0]} holds no mined corpus (pairs.jsonl and data-manifest.json)", file=sys.stderr)
+        return 2
+    if any(d.resolve() == args.work.resolve() for d in args.corpus):
+        print("train: --work must be another directory than the corpora it balances", file=sys.stderr)
+        return 2
+    try:
+        pairs, manifest = balance(args.corpus, args.per_language, args.seed)
+    except ValueError as error:
+        print(f"train: {error}", file=sys.stderr)
+        return 2
+    args.work.mkdir(parents=True, exist_ok=True)
+    (args.work / "pairs.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
+    (args.work / "data-manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    taken = ", ".join(f"{k} {v['taken']}" for k, v in manifest["languages"].items())
+    print(f"{len(pairs)} pairs ({taken}) -> {args.work / 'pairs.jsonl'}")
     return 0
 
 
@@ -335,6 +363,12 @@ def main(argv: list[str] | None = None) -> int:
     listing.add_argument("--out", type=Path, default=PACKAGE_LIST)
     check = sub.add_parser("check", help="fail when a source file of a data manifest is benchmark code")
     check.add_argument("manifest", type=Path, nargs="?", default=COMMITTED_MANIFEST)
+    balanced = sub.add_parser("balance", help="one training set from mined corpora, at most N pairs a language")
+    balanced.add_argument("--from", dest="corpus", type=Path, action="append", required=True, metavar="DIR",
+                          help="a work directory of `mine` (repeat for each corpus)")
+    balanced.add_argument("--per-language", type=int, default=BALANCED_PER_LANGUAGE, metavar="N",
+                          help="at most N pairs of each language (default %(default)s)")
+    balanced.add_argument("--seed", type=int, default=SEED)
     fit = sub.add_parser("fit", help="fine-tune the base model on the mined pairs")
     for command in (every, fit):
         command.add_argument("--base", default=BASE_MODEL)
@@ -376,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
         return command_debian_list(args)
     if args.command == "check":
         return command_check(args)
+    if args.command == "balance":
+        return command_balance(args)
     if args.command == "fit":
         return command_fit(args)
     if args.command == "mix":
