@@ -58,3 +58,55 @@ def test_vimgrep_is_one_line_per_result(repo):
 def test_bad_combinations_are_one_line(repo):
     assert "--lines must be 0 or more" in run("search", "x", "--lines", "-1", cwd=repo.path, code=2)
     assert "--json or --vimgrep" in run("search", "x", "--json", "--vimgrep", cwd=repo.path, code=2)
+
+
+def on_a_terminal(*argv, cwd, **env) -> str:
+    """stdout of the command line run with a terminal (a pseudo-terminal) as its stdout."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from cli_run import ENV
+
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "branchwise_cli", *argv], stdout=follower,
+                               stderr=subprocess.DEVNULL, env={**ENV, **env}, cwd=cwd)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    process.wait()
+    os.close(leader)
+    return b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def test_code_is_coloured_on_a_terminal_and_never_in_a_pipe_or_with_no_color(repo):
+    asked = ("search", "refund a payment", "--top-k", "1", "--no-stats")
+    piped = run(*asked, cwd=repo.path)
+    assert "\x1b" not in piped
+    terminal = on_a_terminal(*asked, cwd=repo.path)
+    assert ANSI.search(terminal) and ANSI.sub("", terminal) == piped  # the same text, coloured
+    assert "\x1b" not in on_a_terminal(*asked, cwd=repo.path, NO_COLOR="1")
+    assert "\x1b" not in on_a_terminal(*asked, "--color", "never", cwd=repo.path)
+    forced = run(*asked, "--color", "always", cwd=repo.path)
+    assert ANSI.search(forced) and ANSI.sub("", forced) == piped
+
+
+def test_colour_never_lets_the_repository_s_own_escape_sequences_through(tmp_path):
+    builder = GitBuilder(tmp_path / "odd")
+    builder.write("src/odd.py", "def refund_payment(order):\n    return '\x1b[2J\x1b]0;owned\x07'\n")
+    builder.commit("init")
+    run("index", "--quiet", cwd=builder.path)
+    out = run("search", "refund payment", "--top-k", "1", "--no-stats", "--color", "always", cwd=builder.path)
+    assert "\x1b[2J" not in out and "\x1b]0;" not in out and "\x07" not in out
+    assert "\\x1b[2J" in ANSI.sub("", out)  # shown, escaped

@@ -5,12 +5,20 @@ A person wants, per result, where it is in a form a terminal or an editor opens 
 verdict's reason only when it says more than "current". An editor or a pipe wants one line per
 result: ripgrep's `--vimgrep` form, `path:line:column:text`, which vim's quickfix list and
 most editors read.
+
+On a terminal the code lines are coloured by their language (pygments, which the review app's
+Textual brings along), never in a pipe, with `NO_COLOR` set or `--color never`. Colour is laid
+over text whose control characters were escaped first (display.py), so a repository's own
+escape sequences still never reach the terminal.
 """
 
 from __future__ import annotations
 
+import os
 import textwrap
+from functools import lru_cache
 
+from branchwise.display import escape_controls
 from branchwise.models import Result, Verdict
 
 #: code lines are indented under their header line
@@ -47,9 +55,42 @@ def plain(result: Result, branch: str) -> bool:
             and result.reason in PLAIN_REASONS)
 
 
-def result_lines(result: Result, branch: str, lines: int | None) -> list[str]:
+def colour_wanted(choice: str, stream) -> bool:
+    """`--color`: always, never, or auto (a terminal, and no NO_COLOR in the environment)."""
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+@lru_cache(maxsize=64)
+def _lexer(path: str):
+    from pygments.lexers import get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    try:
+        return get_lexer_for_filename(path, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def painted(code: list[str], path: str) -> list[str]:
+    """`code` (lines already escaped) coloured for a terminal by the language of `path`; as it
+    is when pygments knows no lexer for it."""
+    lexer = _lexer(path)
+    if lexer is None or not code:
+        return code
+    from pygments import highlight
+    from pygments.formatters import TerminalFormatter
+
+    out = highlight("\n".join(code), lexer, TerminalFormatter()).rstrip("\n").split("\n")
+    return out if len(out) == len(code) else code
+
+
+def result_lines(result: Result, branch: str, lines: int | None, colour: bool = False) -> list[str]:
     """A header line (rank, verdict, `path:line:`, symbol), the verdict's reason when the case
-    is not plain, then the first `lines` lines of code (None: all of them, 0: none)."""
+    is not plain, then the first `lines` lines of code (None: all of them, 0: none). With
+    `colour` every line comes escaped (display.py) and the code lines coloured: print them as
+    they are."""
     path, line = location(result)
     verdict = result.verdict.value if result.verdict else "?"
     label = f" [{result.label.value}]" if result.label else ""
@@ -60,8 +101,12 @@ def result_lines(result: Result, branch: str, lines: int | None) -> list[str]:
     if lines != 0:
         code = code_of(result).expandtabs(_TAB).splitlines()
         # a method's text keeps its file's indentation: shown flush, its shape kept
-        shown = textwrap.dedent("\n".join(code if lines is None else code[:lines])).splitlines()
-        out += [f"{_INDENT}{text.rstrip()}" for text in shown]
+        shown = [text.rstrip() for text in
+                 textwrap.dedent("\n".join(code if lines is None else code[:lines])).splitlines()]
+        if colour:
+            out = [escape_controls(line) for line in out]
+            shown = painted([escape_controls(text) for text in shown], path)
+        out += [f"{_INDENT}{text}" for text in shown]
         if result.text_kind != "full" and shown:
             out.append(f"{_INDENT}(its {result.text_kind}; --full for the whole text)")
     return out

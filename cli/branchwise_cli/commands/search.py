@@ -11,7 +11,7 @@ from branchwise.search.coverage import coverage_note
 from branchwise.wording import plural
 from branchwise_cli.common import (EXIT_OK, Waiting, as_user, backend, echo, json_option, print_json, read_queries,
                                    reading_branch, repo_branch, request, search_options, workspace)
-from branchwise_cli.result_text import result_lines, vimgrep_line
+from branchwise_cli.result_text import colour_wanted, result_lines, vimgrep_line
 
 NAME = "search"
 #: lines of code under each result in text output, unless --lines or --full says otherwise
@@ -36,6 +36,8 @@ def add_arguments(p) -> None:
     p.add_argument("--vimgrep", action="store_true",
                    help="one line per result, `path:line:column:verdict symbol: first line of code`, "
                         "for editors (vim's quickfix) and pipes")
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the code in text output: on a terminal without NO_COLOR (auto), always, or never")
     p.add_argument("--no-stats", action="store_true",
                    help="do not append this search to the failure-statistics log (stats.jsonl)")
     json_option(p)
@@ -76,15 +78,18 @@ def run(args) -> int:
                     echo(f"branchwise: {line}", file=sys.stderr)
         else:
             _print_results(query, args.branch, results, coverage_note(coverage), note,
-                           None if args.full else args.lines)
+                           None if args.full else args.lines, colour_wanted(args.color, sys.stdout))
     return EXIT_OK
 
 
 def _print_results(query: str, branch: str, results: list[Result], note: str | None = None,
-                   index_note: str | None = None, lines: int | None = DEFAULT_LINES) -> None:
+                   index_note: str | None = None, lines: int | None = DEFAULT_LINES, colour: bool = False) -> None:
     echo(f"# {query}  ({branch}, {plural(len(results), 'result')})")
     for line in (index_note, note):
         if line is not None:
             echo(f"# {line}")
     for r in results:
-        echo(*result_lines(r, branch, lines))
+        if colour:  # escaped line by line before the colour went on
+            print("\n".join(result_lines(r, branch, lines, colour=True)))
+        else:
+            echo(*result_lines(r, branch, lines))
