@@ -4,10 +4,13 @@ does without model2vec or torch, is embedded by `index` in the same pass, and an
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -21,6 +24,7 @@ from branchwise.index import run
 from branchwise.search.hybrid import SearchRequest
 from branchwise.search.question_shape import shape_of
 from branchwise.workspace import Workspace
+from branchwise_cli.main import main as cli
 
 STATIC = f"{DEFAULT_MODEL}-static"
 TEXTS = ["def parse_args(argv):\n    return parser.parse_args(argv)", "how are two options kept exclusive",
@@ -158,3 +162,23 @@ def test_transformer_off_makes_the_static_model_the_only_dense_stage(shop_repo, 
             "print('onnxruntime' in sys.modules, 'torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False False"
+
+
+def test_the_static_fields_of_search_json_are_in_its_schema(static_on_hashing, shop_repo, tmp_path, monkeypatch):
+    """`static_rank` and the static stage's coverage are part of the JSON contract (docs/schema/):
+    printed by `search --json` while the transformer stage is incomplete, and declared there."""
+    monkeypatch.setattr(run, "_embedding_stage", lambda *args, **kwargs: None)  # the transformer stage left to do
+    ws = Workspace(shop_repo, tmp_path / "index")
+    ws.index([])
+    branch = ws.repo.current_branch()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli(["search", "refund a payment", "--repo", str(shop_repo), "--index", str(tmp_path / "index"),
+                    "--branch", branch, "--json", "--no-stats"]) == 0  # validated against the schema (conftest)
+    answer = json.loads(out.getvalue())
+    assert answer["dense_coverage"]["static"]["complete"] is True
+    assert any(isinstance(r["static_rank"], int) for r in answer["results"])
+    schema = json.loads((Path(__file__).resolve().parents[1] / "docs" / "schema" / "search.json").read_text())
+    assert schema["properties"]["dense_coverage"]["properties"]["static"]["required"] == [
+        "complete", "embedded", "share", "total"]
+    assert schema["properties"]["results"]["items"]["properties"]["static_rank"]["type"] == ["integer", "null"]
