@@ -298,3 +298,40 @@ def test_a_server_that_cannot_start_says_why_in_one_line(tmp_path, case):
     expected = "not a git repository" if case == "not a repository" else "no index at"
     assert expected in done.stderr, done.stderr
     assert not (index_dir / "index.sqlite3").exists()
+
+
+def test_refresh_follows_a_remote_tracking_branch_after_a_fetch(tmp_path):
+    """A release line a fresh clone holds only as `origin/release/v1`: after `git fetch` brings
+    a new commit of it, `mcp --refresh` sees its tip moved and re-indexes it from the
+    remote-tracking ref, and the new code answers on that branch."""
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    git(origin, "init", "-q", "-b", "main")
+    (origin / "pay.py").write_text("def refund_payment(order):\n    return -order.total\n")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-qm", "init")
+    git(origin, "branch", "release/v1")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(origin), str(clone))
+    env = {**os.environ, **GIT_ENV, "HF_HUB_OFFLINE": "1"}
+    env.pop("BRANCHWISE_MODEL", None)  # the server's model, as mcp_server starts it
+    subprocess.run([sys.executable, "-m", "branchwise_cli", "index", "--all-branches", "--quiet"], cwd=clone,
+                   env=env, check=True, capture_output=True)
+    git(origin, "checkout", "-q", "release/v1")
+    (origin / "pay.py").write_text((origin / "pay.py").read_text() + "\n\ndef void_invoice(invoice):\n    return None\n")
+    git(origin, "commit", "-qam", "a fix on the release line")
+    git(clone, "fetch", "-q")
+    with mcp_server("--repo", str(clone), "--refresh") as client:
+        first = client.ok("search_code", {"query": "void an invoice", "branch": "release/v1"})
+        assert first["freshness"]["tip_moved"] is True
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status = client.ok("index_status")["repositories"][0]
+            if status["refresh"]["state"] != "running":
+                break
+            time.sleep(1)
+        assert status["refresh"]["state"] == "done", status["refresh"]
+        release = next(b for b in status["branches"] if b["branch"] == "release/v1")
+        assert release["tip_moved"] is False
+        found = client.ok("search_code", {"query": "void an invoice", "branch": "release/v1"})
+        assert "void_invoice" in {r["qualified_name"] for r in found["results"]}
