@@ -1,6 +1,6 @@
 """Time from `index` to the first answer at full quality, cold CLI, on the peer's repositories.
 
-`python -m bench.first_answer [--repo NAME]... [--all] [--out DIR] [--label NAME]`
+`python -m bench.first_answer [--repo NAME]... [--all] [--config static|both] [--out DIR] [--label NAME]`
 
 A new user runs `branchwise index` and then asks. "Full quality" means every dense stage the
 configuration uses is complete for the branch when the answer comes: with the static stage as
@@ -35,9 +35,9 @@ def _cli(*args: str) -> float:
     return time.perf_counter() - started
 
 
-def measure(path: Path, work: Path, question: str) -> dict:
+def measure(path: Path, work: Path, question: str, configs: dict[str, str] = CONFIGS) -> dict:
     out = {}
-    for name, config in CONFIGS.items():
+    for name, config in configs.items():
         index = work / name.replace(" ", "-")
         index.mkdir(parents=True)
         (index / "config.toml").write_text(config)
@@ -53,9 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", action="append")
     parser.add_argument("--all", action="store_true", help="every repository of the peer benchmark (slow: "
                                                            "the transformer embeds each one from scratch)")
+    parser.add_argument("--config", action="append", choices=("static", "both"),
+                        help="only this configuration (repeatable; default: both configurations, alternating)")
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("results"))
     parser.add_argument("--label", default="current")
     args = parser.parse_args(argv)
+    wanted = {"static": "static only", "both": "both stages"}
+    configs = {name: CONFIGS[name] for key, name in wanted.items() if not args.config or key in args.config}
     data = data_dir()
     if data is None:
         raise SystemExit("no peer benchmark data: set BRANCHWISE_PEERBENCH")
@@ -64,19 +68,19 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="branchwise-first-") as tmp:
         for repo in load_repos(data, names):
             path = clone(data, repo.name, Path(tmp))
-            rows[repo.name] = measure(path, Path(tmp) / "indexes" / repo.name, repo.tasks[0]["query"])
+            rows[repo.name] = measure(path, Path(tmp) / "indexes" / repo.name, repo.tasks[0]["query"], configs)
             print(repo.name, json.dumps(rows[repo.name]), file=sys.stderr, flush=True)
     summary = {name: {"median_s": round(statistics.median(r[name]["first_answer_s"] for r in rows.values()), 2),
-                      "max_s": round(max(r[name]["first_answer_s"] for r in rows.values()), 2)} for name in CONFIGS}
+                      "max_s": round(max(r[name]["first_answer_s"] for r in rows.values()), 2)} for name in configs}
     lines = [f"# First full-quality answer, cold CLI ({args.label}, {datetime.now(timezone.utc):%Y-%m-%d})", "",
              "index (fresh clone, fresh index, no embedding cache) then one search, each a new process.", "",
              "| configuration | median s | slowest s |", "|---|---|---|"]
     lines += [f"| {name} | {s['median_s']} | {s['max_s']} |" for name, s in summary.items()]
-    lines += ["", "| repository | " + " | ".join(f"{n} (index + search s)" for n in CONFIGS) + " |",
-              "|---|" + "---|" * len(CONFIGS)]
+    lines += ["", "| repository | " + " | ".join(f"{n} (index + search s)" for n in configs) + " |",
+              "|---|" + "---|" * len(configs)]
     for repo, r in rows.items():
         lines.append(f"| {repo} | " + " | ".join(f"{r[n]['first_answer_s']} ({r[n]['index_s']} + {r[n]['search_s']})"
-                                                 for n in CONFIGS) + " |")
+                                                 for n in configs) + " |")
     report = "\n".join(lines) + "\n"
     print(report)
     args.out.mkdir(parents=True, exist_ok=True)
