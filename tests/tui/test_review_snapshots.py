@@ -100,3 +100,29 @@ def test_a_function_moved_unchanged_after_indexing(moved_index, snap_compare, si
         await _steady(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=select_the_moved_function)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_header_says_when_the_index_is_behind_the_branch(shop_index, snap_compare, size):
+    """A commit on main after indexing: the header carries the staleness line the CLI prints
+    (advice.py), beside the branch the app was opened on."""
+    import os
+    import subprocess
+
+    from gittools import GIT_ENV
+
+    repo, index_dir = shop_index
+    clock = repo / "src/common/clock.py"
+    clock.write_text(clock.read_text() + "\n\ndef tomorrow():\n    return 1\n")
+    date = "2026-10-01T12:00:00+00:00"
+    env = {**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+    for args in (["add", "-A"], ["commit", "-q", "-m", "after the index"]):
+        subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True)
+    app = create_app(Workspace(repo, index_dir), branch="main", query=QUERY)
+
+    async def searched(pilot):
+        await _steady(pilot)
+        assert "index behind main tip by 1 commit" in str(app.sub_title)
+        assert str(app.sub_title).startswith("shop @ main")
+
+    assert snap_compare(app, terminal_size=size, run_before=searched)

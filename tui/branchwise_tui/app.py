@@ -148,7 +148,8 @@ class BranchwiseApp(ReviewSearch, ReviewOutputs):
         if event.value is Select.NULL or event.value == self.session.branch:
             return
         self.session.branch = str(event.value)
-        self.sub_title = escape_controls(f"{self.session.repository} @ {self.session.branch}")
+        self.session.index_note = None  # the next search's branch says its own
+        self.sub_title = self.session.subtitle()
         self.start_search()
 
     @on(Switch.Changed, "#scope")

@@ -89,6 +89,9 @@ class ReviewSession:
         self.model_ready = False
         #: the dense coverage of the branch at the last search (None: the backend cannot tell)
         self.coverage: Coverage | None = None
+        #: what the last search's branch says about its index (behind the tip, uncommitted
+        #: edits): the CLI's and status's words (advice.py), shown in the app's header
+        self.index_note: str | None = None
         self._lock = threading.Lock()
 
     @property
@@ -119,15 +122,29 @@ class ReviewSession:
             results = self.workspace.search(request, self.against)
             self.model_ready = True
             self.coverage = self.workspace.dense_coverage(request.branch)
+            self.index_note = self.workspace.review.results_note(request.branch)
             return results, self._target(request, results)
 
+    def subtitle(self, tokens: int | None = None) -> str:
+        """The header's second part: repository @ branch, the bundle's tokens once counted, and
+        the index's staleness line when there is one (escaped: names come from the repository)."""
+        parts = [f"{self.repository} @ {self.branch}"]
+        if tokens is not None:
+            parts.append(f"bundle: {tokens:,} tokens")
+        if self.index_note:
+            parts.append(self.index_note)
+        return escape_controls(" · ".join(parts))
+
     def results_status(self, count: int) -> str:
-        """The status line after a search: the result count, and the dense coverage while the
-        model is still embedding the branch (embedstage.py)."""
+        """The status line after a search: the result count, the dense coverage while the
+        model is still embedding the branch (embedstage.py), and the index's staleness line."""
         coverage = self.coverage
-        if coverage is None or coverage.complete:
-            return f"{count} results"
-        return f"{count} results · dense coverage {coverage.percent}% (embedding)"
+        status = f"{count} results"
+        if coverage is not None and not coverage.complete:
+            status += f" · dense coverage {coverage.percent}% (embedding)"
+        if self.index_note:  # also in the header, which a short terminal does not show
+            status += f" · {self.index_note}"
+        return status
 
     def set_labels(self, results: list[Result], label: Label | None, notes: dict[str, str]) -> LabelChange:
         """Label (or clear the label of) each of `results`, keeping the note each already has

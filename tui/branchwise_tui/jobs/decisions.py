@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from textual import work
 
-from branchwise.display import escape_controls
 from branchwise.models import Label, Result
 from branchwise.search.hybrid import SearchRequest
 from branchwise_tui.jobs.base import ReviewAppBase
@@ -119,7 +118,7 @@ class ReviewDecisions(ReviewAppBase):
         if message.number != self.measures_started:
             return  # counted before a later change: the later count is on its way
         self.bundle_tokens = message.tokens
-        self.sub_title = escape_controls(f"{self.session.repository} @ {self.session.branch} · bundle: {message.tokens:,} tokens")
+        self.sub_title = self.session.subtitle(message.tokens)
         self.query_one(ResultsTable).bundle_tokens = message.tokens
 
     def action_toggle_text(self) -> None:

@@ -60,6 +60,7 @@ class ReviewSearch(ReviewDecisions):
 
     def on_search_completed(self, message: SearchCompleted) -> None:
         self.session.accept(message.request, message.results, message.target)
+        self.sub_title = self.session.subtitle(self.bundle_tokens)
         table = self.query_one(ResultsTable)
         table.loading = False
         table.indexed_text = self.session.use_indexed_text
