@@ -204,6 +204,17 @@ def test_a_restricted_user_never_sees_a_forbidden_path(indexed_shop, tmp_path):
     assert all(row["path"].startswith("src/orders/") for b in status["branches"] for row in b["skipped_files"])
 
 
+def refreshed(client, deadline: float) -> dict:
+    """The repository's index_status once its background refresh is no longer running (done)."""
+    while time.monotonic() < deadline:
+        status = client.ok("index_status")["repositories"][0]
+        if status["refresh"]["state"] != "running":
+            break
+        time.sleep(1)
+    assert status["refresh"]["state"] == "done", status["refresh"]
+    return status
+
+
 def test_freshness_and_background_refresh(indexed_shop, tmp_path):
     repo = Path(shutil.copytree(indexed_shop[0], tmp_path / "shop", symlinks=True))
     (repo / "src/common/clock.py").write_text((repo / "src/common/clock.py").read_text() + "\n\ndef tomorrow():\n    return 1\n")
@@ -212,12 +223,7 @@ def test_freshness_and_background_refresh(indexed_shop, tmp_path):
         first = client.ok("search_code", {"query": QUERY})
         assert first["freshness"]["tip_moved"] is True and first["freshness"]["commits_behind"] == 1
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            status = client.ok("index_status")["repositories"][0]
-            if status["refresh"]["state"] != "running":
-                break
-            time.sleep(1)
-        assert status["refresh"]["state"] == "done", status["refresh"]
+        status = refreshed(client, deadline)
         main = next(b for b in status["branches"] if b["branch"] == "main")
         assert main["tip_moved"] is False and main["reindex_recommended"] is False
         # the refresh made the branch searchable; its new version's vector comes from the
@@ -324,13 +330,7 @@ def test_refresh_follows_a_remote_tracking_branch_after_a_fetch(tmp_path):
     with mcp_server("--repo", str(clone), "--refresh") as client:
         first = client.ok("search_code", {"query": "void an invoice", "branch": "release/v1"})
         assert first["freshness"]["tip_moved"] is True
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            status = client.ok("index_status")["repositories"][0]
-            if status["refresh"]["state"] != "running":
-                break
-            time.sleep(1)
-        assert status["refresh"]["state"] == "done", status["refresh"]
+        status = refreshed(client, time.monotonic() + 120)
         release = next(b for b in status["branches"] if b["branch"] == "release/v1")
         assert release["tip_moved"] is False
         found = client.ok("search_code", {"query": "void an invoice", "branch": "release/v1"})
