@@ -106,6 +106,25 @@ def test_reexports_and_type_stubs_step_back():
     assert order(staged)[0] == "pkg/thing.py::Thing"
 
 
+def c_function(path: str, name: str, score: float, text: str) -> Result:
+    found = result(path, name, score)
+    found.identity = Identity("r", path, "c", "function", name)
+    found.text = text
+    return found
+
+
+def test_a_prototype_steps_back_and_lends_its_score_to_the_definition():
+    def candidates():
+        return [c_function("lib/hostip.h", "Curl_resolv", 1.0, "/* Resolve a host. */\nint Curl_resolv(char *host);"),
+                c_function("lib/other.c", "Curl_other", 0.7, "int Curl_other(void) {\n  return 0;\n}"),
+                c_function("lib/hostip.c", "Curl_resolv", 0.4, "int Curl_resolv(char *host) {\n  return 1;\n}")]
+
+    staged = restage("resolve a host", candidates(), replace(OFF, reexport_weight=0.5))
+    assert order(staged) == ["lib/hostip.c::Curl_resolv", "lib/other.c::Curl_other", "lib/hostip.h::Curl_resolv"]
+    assert staged[0].score == pytest.approx(1.0) and staged[2].score == pytest.approx(0.5)
+    assert order(restage("resolve a host", candidates(), OFF))[0] == "lib/hostip.h::Curl_resolv"
+
+
 def test_everything_off_keeps_the_fused_order():
     candidates = [result("a.py", "one", 1.0), result("a.py", "two", 0.9), result("pkg/__init__.py", "Router", 0.5)]
     assert order(restage("Router", candidates, OFF)) == ["a.py::one", "a.py::two", "pkg/__init__.py::Router"]

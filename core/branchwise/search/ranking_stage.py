@@ -16,8 +16,10 @@ cannot see decide many questions on real repositories:
   but lets tests and docs displace the sibling function a question asks for (click and cobra
   lose 0.03-0.04 MRR@10), so only nested chunks decay.
 
-Re-export files (`__init__.py`, `package-info.java`) and type stubs (`.d.ts`) repeat names
-defined elsewhere: they are multiplied by `reexport_weight`. Every piece has its own setting
+Re-export files (`__init__.py`, `package-info.java`), type stubs (`.d.ts`) and C or C++
+prototypes (a function declared without its body) repeat names defined elsewhere: they are
+multiplied by `reexport_weight`. A prototype's header often carries the documentation a
+question matches, so the definition of the same name scores at least what its prototype did. Every piece has its own setting
 in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default only the definition
 boost and the re-export weight are on: the path boost, the decay and coherence lift a
 file-level benchmark but cost the symbol-level ones (docs/ranking.md).
@@ -34,6 +36,7 @@ from branchwise.search.question_shape import defines, path_word_share, shape_of,
 
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)
+PROTOTYPE_LANGUAGES = frozenset({"c", "cpp"})
 #: the share of a question's words a path must carry before it counts
 MIN_PATH_SHARE = 0.1
 #: chunks that name no definition (whole files, prose sections, configuration blocks)
@@ -53,9 +56,11 @@ def restage(question: str, results: list[Result], settings,
         return results
     best = results[0].score
     shape = shape_of(question)
+    if settings.reexport_weight != 1.0:
+        _lift_definitions(results)
     for result in results:
         path = result.identity.path
-        if settings.reexport_weight != 1.0 and _is_reexport(path):
+        if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result)):
             result.score *= settings.reexport_weight
         if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
                 and defines(result.identity.qualified_name, shape.names):
@@ -78,6 +83,28 @@ def restage(question: str, results: list[Result], settings,
             spans.append((result.start_line, result.end_line))
         results.sort(key=lambda r: r.score, reverse=True)
     return results
+
+
+def _lift_definitions(results: list[Result]) -> None:
+    """A function's definition scores at least what its prototype does: the header often
+    carries the documentation the question matches, the body is what answers it."""
+    declared: dict[tuple[str, str], float] = {}
+    for result in results:
+        if _is_prototype(result):
+            key = (result.identity.language, result.identity.qualified_name)
+            declared[key] = max(declared.get(key, 0.0), result.score)
+    if not declared:
+        return
+    for result in results:
+        key = (result.identity.language, result.identity.qualified_name)
+        if key in declared and result.identity.symbol_type == "function" and not _is_prototype(result):
+            result.score = max(result.score, declared[key])
+
+
+def _is_prototype(result: Result) -> bool:
+    """A C or C++ function declared without its body (in a header): its definition is elsewhere."""
+    return (result.identity.language in PROTOTYPE_LANGUAGES and result.identity.symbol_type == "function"
+            and "{" not in result.text and result.text.rstrip().endswith(";"))
 
 
 def _is_reexport(path: str) -> bool:
