@@ -141,6 +141,7 @@ def test_a_resolved_conditional_keeps_every_offset_and_the_first_branch():
     ("Pods/Alamofire/Source/Session.swift", PathClass.VENDORED, "vendored: path matches Pods/"),
     ("vendor/bundle/rack.rb", PathClass.VENDORED, "vendored: path matches vendor/"),
     ("third_party/zlib/inflate.c", PathClass.VENDORED, "vendored: path matches third_party/"),
+    ("tokio/src/fs/file/tests.rs", PathClass.TEST, "test: path matches tests.rs"),
     ("Source/Core/Session.swift", PathClass.SOURCE, ""),
     ("okio/src/commonMain/kotlin/okio/Buffer.kt", PathClass.SOURCE, ""),
 ])

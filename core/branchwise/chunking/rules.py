@@ -70,12 +70,12 @@ class ChunkingRules:
         "*.test.js", "*.spec.js", "*.test.jsx", "*.spec.jsx",
         "*Test.java", "*Tests.java",
         # issue 33: Ruby, Kotlin (also multiplatform `jvmTest/` source sets), Swift, C#, PHP,
-        # Scala, C/C++, Lua, shell
+        # Scala, C/C++, Lua, shell; a Rust module of tests (`#[cfg(test)] mod tests;`) is `tests.rs`
         "*_spec.rb", "*_test.rb", "test_*.rb", "Tests/", "Test/", "*Test/*", "*Tests/*",
         "*Test.kt", "*Tests.kt", "*Test.swift", "*Tests.swift", "*Test.cs", "*Tests.cs",
         "*Test.php", "*Spec.scala", "*Test.scala", "*Suite.scala",
         "*_test.c", "*_test.cc", "*_test.cpp", "*_unittest.cc", "test_*.c",
-        "*_spec.lua", "*_test.lua", "*.bats",
+        "*_spec.lua", "*_test.lua", "*.bats", "tests.rs",
     )
     docs_globs: tuple[str, ...] = (
         "docs/", "doc/", "*.md", "*.markdown", "*.rst", "*.adoc", "README*", "CHANGELOG*",
