@@ -89,3 +89,13 @@ def test_history_rows_keep_their_branch_and_the_last_name_part():
 def test_a_score_asked_for_is_shown_at_80_columns():
     widths = layout(76, {**CLICK, "score": 5}, required=frozenset({"score"}))
     assert "score" in widths and _total(widths) <= 76
+
+
+def test_the_table_title_names_a_shared_commit_even_without_a_branch():
+    from branchwise_tui.widgets.results import ResultsTable
+
+    table = ResultsTable()
+    table._widths, table._same = {}, {"commit": "72ec7ed", "indexed": "2026-12-06"}
+    assert table._common() == "all from commit 72ec7ed, 2026-12-06"
+    table._same = {"branch": "main", "commit": "72ec7ed"}
+    assert table._common() == "all from main@72ec7ed"

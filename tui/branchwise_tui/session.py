@@ -21,6 +21,7 @@ from branchwise.review.labels import LabelRecord
 from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo, SearchRequest
 from branchwise.verify.citation import Shown
+from branchwise.wording import plural
 from branchwise.workspace import Workspace
 
 DEFAULT_BUNDLE = Path("branchwise-bundle.md")
@@ -139,7 +140,7 @@ class ReviewSession:
         """The status line after a search: the result count, the dense coverage while the
         model is still embedding the branch (embedstage.py), and the index's staleness line."""
         coverage = self.coverage
-        status = f"{count} results"
+        status = plural(count, "result")
         if coverage is not None and not coverage.complete:
             status += f" · dense coverage {coverage.percent}% (embedding)"
         if self.index_note:  # also in the header, which a short terminal does not show

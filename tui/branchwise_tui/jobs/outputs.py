@@ -11,15 +11,21 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from branchwise.git.names import work_tree_path
+from branchwise.models import Verdict
+from branchwise.wording import plural
 from textual import on, work
 from textual.app import SuspendNotSupported
 from textual.widgets import DataTable
 
-from branchwise.git.names import work_tree_path
-from branchwise.models import Verdict
 from branchwise_tui.editor import chosen_editor, editor_command
 from branchwise_tui.jobs.base import ReviewAppBase
-from branchwise_tui.messages import BundlePlanned, ExportCompleted, IndexRefreshed, StatsLoaded
+from branchwise_tui.messages import (
+    BundlePlanned,
+    ExportCompleted,
+    IndexRefreshed,
+    StatsLoaded,
+)
 from branchwise_tui.screens.bundle import BundleScreen
 from branchwise_tui.screens.stats import StatsScreen
 from branchwise_tui.screens.status import StatusLoaded, StatusScreen
@@ -100,7 +106,7 @@ class ReviewOutputs(ReviewAppBase):
         self.post_message(BundlePlanned(self.session.bundle_plan()))
 
     def on_bundle_planned(self, message: BundlePlanned) -> None:
-        self.query_one(KeyBar).set_status(f"{len(self.session.results)} results")
+        self.query_one(KeyBar).set_status(plural(len(self.session.results), "result"))
         self.push_screen(BundleScreen(self.session, message.plan, DEFAULT_BUNDLE), self._exported)
 
     def _exported(self, summary: str | None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from branchwise.wording import plural
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -59,7 +60,7 @@ class BundleScreen(Screen[str | None]):
         counted = f" ({self.plan.tokenizer})" if self.plan.tokenizer else ""
         yield Static(
             f"Bundle for “{self.session.request.query if self.session.request else ''}” on {self.session.branch}: {len(included)} chunks "
-            f"for {len(self.items)} results, {self.plan.total_tokens:,} tokens{counted}", id="bundle-summary")
+            f"for {plural(len(self.items), 'result')}, {self.plan.total_tokens:,} tokens{counted}", id="bundle-summary")
         yield KeyTable(id="bundle-items", cursor_type="row", zebra_stripes=True)
         yield Static("", id="bundle-error")
         with Horizontal(id="bundle-write"):

@@ -10,18 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from branchwise.display import escape_controls
+from branchwise.models import PathClass, Result, Verdict
+from branchwise.verify.citation import cited_path
+from branchwise.wording import plural
 from rich.text import Text
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable
 
-from branchwise.display import escape_controls
-from branchwise.models import PathClass, Result, Verdict
-from branchwise.verify.citation import cited_path
-from branchwise_tui.widgets.badges import verdict_badge
 from branchwise_tui.textmatch import fuzzy_match, natural_key
+from branchwise_tui.widgets.badges import verdict_badge
+from branchwise_tui.widgets.columns import (
+    COLUMNS,
+    SAME_EVERYWHERE_CANDIDATES,
+    elide_middle,
+    elide_path,
+    elide_symbol,
+    layout,
+)
 from branchwise_tui.widgets.lists import KeyTable
-from branchwise_tui.widgets.columns import COLUMNS, SAME_EVERYWHERE_CANDIDATES, elide_middle, elide_path, elide_symbol, layout
 
 #: the rank cell's mark of a pinned symbol (offered first on this branch)
 PIN = "⚑"
@@ -212,8 +220,8 @@ class ResultsTable(KeyTable):
             self.add_row(*self._cells(result), key=result.version_id + f"#{row}")
 
     def _update_title(self) -> None:
-        count = (f"{len(self.rows_shown)} of {len(self._results)} results" if self.filter.describe()
-                 else f"{len(self._results)} results")
+        count = (f"{len(self.rows_shown)} of {plural(len(self._results), 'result')}" if self.filter.describe()
+                 else plural(len(self._results), "result"))
         parts = [count]
         if self.filter.describe():
             parts.append(f"filter {self.filter.describe()}")
@@ -236,7 +244,7 @@ class ResultsTable(KeyTable):
             return ""
         where = same.get("branch", "")
         if "commit" in same:
-            where += f"@{same['commit']}"
+            where = f"{where}@{same['commit']}" if where else f"commit {same['commit']}"
         if "indexed" in same:
             where += f", {same['indexed']}" if where else same["indexed"]
         return f"all from {where}"
