@@ -99,6 +99,10 @@ def test_questions_that_ask_for_tests_docs_or_examples():
     assert wanted_roles("temporary directory for a test that is removed afterwards") == frozenset()
     assert wanted_roles("an example of a custom group") == {"example"}
     assert wanted_roles("cancel an order and refund it") == frozenset()
+    assert wanted_roles("test running a command with a context") == {"test"}
+    # a role word before another noun describes that noun: the code that runs tests, makes docs
+    assert wanted_roles("test runner for CLI commands in isolation") == frozenset()
+    assert wanted_roles("documentation generation for man pages and markdown") == frozenset()
 
 
 def test_module_level_source_comes_after_definitions_unless_a_role_is_asked_for():

@@ -41,13 +41,16 @@ _TEST_CLASS = re.compile(r"^Test([A-Z_]\w*)?$")
 _TEST_FUNCTION = re.compile(r"^test(_\w*)?$")
 _TEST_WORDS = r"(unit |integration )?(tests?|test ?cases?|testing|specs?)"
 _DOCS_WORDS = r"(docs?|documentation|guide|tutorial|readme|how-?to)"
-#: a question asks for a role when it opens with it ("tests for ...", "docs on ..."), names it
-#: as its object ("the tests of ...", "user guide on ..."), or asks where something is tested;
-#: "a temporary directory for a test" is about the code a test uses, not a request for tests
+#: a question asks for a role when it opens with it ("tests for ...", "docs on ...", "test running
+#: a command"), names it as its object ("the tests of ...", "user guide on ..."), or asks where
+#: something is tested; "a temporary directory for a test" is about the code a test uses, and a
+#: role word before another noun only describes that noun ("test runner", "documentation
+#: generation" ask for the code that runs tests or generates documentation)
+_HEADS = r"(?= (for|of|on|about|that|which|where|to|in|with|covering|checking|pages?|sections?)\b| \w+ing\b|\s*$|[,:;.?])"
 _ASKS = {
-    "test": re.compile(rf"^(the |a |any )?{_TEST_WORDS}\b|\b{_TEST_WORDS} (for|of|on|about|covering|checking)\b"
+    "test": re.compile(rf"^(the |a |any )?{_TEST_WORDS}{_HEADS}|\b{_TEST_WORDS} (for|of|on|about|covering|checking)\b"
                        r"|\btested\b"),
-    "docs": re.compile(rf"^(the |a )?{_DOCS_WORDS}\b|\b{_DOCS_WORDS} (for|of|on|about|page|section)\b"
+    "docs": re.compile(rf"^(the |a )?{_DOCS_WORDS}{_HEADS}|\b{_DOCS_WORDS} (for|of|on|about|page|section)\b"
                        r"|\buser guide\b|\bdocumented\b"),
     "example": re.compile(r"\b(examples?|sample (code|program|app))\b"),
 }
