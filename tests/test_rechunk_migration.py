@@ -153,3 +153,33 @@ def test_a_page_deleted_on_a_branch_stays_deleted_history_as_its_sections(repo, 
     history = ws.search(SearchRequest("password hide_input", "release", top_k=10, scope="all"))
     guide = [r for r in history if r.path == "docs/guide.md"]
     assert guide and all(r.identity.symbol_type == "section" for r in guide)
+
+
+def test_a_file_an_older_chunker_cut_into_nothing_is_cut_on_every_branch(tmp_path, monkeypatch):
+    """Recipe `modules-1`: a file without symbols (imports only) had no chunk, so no live entry
+    marks it obsolete; the migration finds it in each branch's indexed tree all the same."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "app")
+    git.write("app/termui.py", TERMUI)
+    git.write("app/websockets.py", "from starlette.websockets import WebSocket as WebSocket  # noqa\n")
+    git.write("app/blank.py", "\n")
+    git.commit("app")
+    git.branch("release")
+    old = pytest.MonkeyPatch()
+    old.setattr(chunker._FileChunker, "_whole_file_chunk", lambda self: None)
+    old.setattr(embedding_text, "TEXT_RECIPE", "described-1")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    assert not [row for row in ws.inspect("main") if row["path"] == "app/websockets.py"]
+    ws.close()
+    old.undo()
+
+    ws = Workspace(git.path, tmp_path / "index")
+    change = ws.index(["main"]).recipe_change
+    assert change is not None and change.recut_files == 2  # the one file, on each branch
+    for branch in ("main", "release"):
+        rows = [(row["qualified_name"], row["symbol_type"]) for row in ws.inspect(branch)
+                if row["path"] in ("app/websockets.py", "app/blank.py")]
+        assert rows == [("websockets", "module")], branch
+    assert _tombstones(ws) == []
+    assert ws.index(["main", "release"]).recipe_change is None

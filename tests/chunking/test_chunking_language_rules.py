@@ -250,3 +250,52 @@ def test_a_macro_body_on_a_continuation_line_is_not_masked():
     assert docs["EXPECT_NOASSERT"][0] == 1
     assert docs["read"] == (4, "Attempts to read count characters from a file.")
     assert mask_cpp_macros(source.encode()) == source.encode()
+
+
+#: issue 45: files with no symbol at all, one per language family (a re-export module, a Go
+#: package doc, a Rust crate root of `mod` lines, a header of includes, a Ruby file of requires...)
+_NO_SYMBOL_FILES = {
+    "shop/websockets.py": b"from starlette.websockets import WebSocket as WebSocket  # noqa\n",
+    "pkg/doc.go": b"// Package pkg sells things.\npackage pkg\n",
+    "src/lib.rs": b"pub mod orders;\npub use orders::Order;\n",
+    "include/all.h": b'#include "a.h"\n#include "b.h"\n',
+    "lib/shop.rb": b'require "shop/order"\nrequire "shop/cart"\n',
+    "Shop/Usings.cs": b"global using System;\nglobal using System.Linq;\n",
+    "src/shop/Imports.kt": b"package shop\nimport shop.orders.Order\n",
+    "src/index.js": b'export { Order } from "./order";\nexport * from "./cart";\n',
+}
+
+
+@pytest.mark.parametrize("path", sorted(_NO_SYMBOL_FILES))
+def test_a_file_without_symbols_is_one_module_chunk_of_all_its_lines(path):
+    data = _NO_SYMBOL_FILES[path]
+    [chunk] = chunk_file("r", path, data).chunks
+    assert chunk.identity.symbol_type == "module" and chunk.start_line == 1
+    assert chunk.end_line == data.count(b"\n") and chunk.text == data.decode().rstrip("\n")
+    assert data.decode().splitlines()[-1] in chunk.embedding_text  # its imports are its text
+    assert chunk_file("r", path, b"\n\n").chunks == []  # a blank file is still nothing
+
+
+def test_a_kotlin_constructor_below_its_class_header_keeps_every_offset_and_the_rest_of_the_file():
+    from branchwise.chunking.constructors import join_split_constructors
+
+    data = (b"class Result<out T>\r\n@PublishedApi internal constructor(val holder: Any?) {\n"
+            b"    constructor(x: Int) : this(x as Any?)\n    @Inject constructor() : this(0)\n}\n"
+            b"fun after() = 1\n")
+    joined = join_split_constructors(data)
+    assert len(joined) == len(data) and joined.count(b"\n") == data.count(b"\n") - 1
+    assert b"Result<out T>  @PublishedApi internal constructor(" in joined
+    assert b"\n    @Inject constructor()" in joined  # a secondary constructor stays where it is
+    names = {c.identity.qualified_name for c in chunk_file("r", "Result.kt", data).chunks}
+    assert {"Result", "Result.constructor", "after"} <= names
+
+
+def test_a_csharp_partial_type_is_named_by_its_file_and_its_other_parts_are_partial():
+    part = b"public partial class Writer\n{\n    public void Flush() { }\n}\n"
+    main = {c.identity.qualified_name for c in chunk_file("r", "src/Writer.cs", part).chunks}
+    other = {c.identity.qualified_name: c for c in chunk_file("r", "src/Writer.Async.cs", part).chunks}
+    assert main == {"Writer", "Writer.Flush"}
+    assert set(other) == {"partial Writer", "Writer.Flush"}
+    assert other["Writer.Flush"].parent == other["partial Writer"].identity
+    plain = {c.identity.qualified_name for c in chunk_file("r", "src/Other.cs", part.replace(b"partial ", b"")).chunks}
+    assert plain == {"Writer", "Writer.Flush"}  # only a partial type is a part

@@ -23,6 +23,7 @@ from branchwise.chunking.comments import clean_comments, clean_docstring, xml_do
 from branchwise.chunking.grammars import GRAMMARS, parse
 from branchwise.chunking.languages import grammar_for_file, identity_language, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
+from branchwise.chunking.naming import csharp_partial_parts
 from branchwise.chunking.outline_key import outline_hash, skeleton
 from branchwise.chunking.overloads import fold_overloads
 from branchwise.chunking.pathclass import classify_path
@@ -115,6 +116,8 @@ class _FileChunker:
         self.root = parse(grammar, data).root_node
         self.symbols = find_symbols(grammar, self.root, self.table)
         self.symbols.definitions = fold_clauses(grammar, fold_overloads(grammar, self.symbols.definitions, self.table))
+        if grammar == "c_sharp":
+            csharp_partial_parts(self.symbols.definitions, path)
         self.imports = tuple(decode(node.text).strip() for node in self.symbols.imports)
 
     def identity(self, symbol_type: str, qualified_name: str) -> Identity:
@@ -144,7 +147,7 @@ class _FileChunker:
                 members = member_signatures.get(chunk.identity, [])
                 chunk.embedding_text = self._outline_text(draft, chunk, members, symbol_nodes)
                 self._key_by_outline(chunk, chunks)
-        module = self._module_chunk()
+        module = self._module_chunk() if chunks or not self.data.strip() else self._whole_file_chunk()
         if module is not None:
             chunks.insert(0, module)
         return chunks
@@ -267,6 +270,11 @@ class _FileChunker:
         container.skeleton = decode(found)
         container.content_hash = outline_hash(found, [m.signature for m in members])
 
+    def _whole_file_chunk(self) -> Chunk:
+        """A file with no symbol (only imports or re-exports, a package doc comment, code the
+        grammar could not read) is one `module` chunk of all its lines, so that search finds it."""
+        return self._module_chunk() or self._module_of(self.table.line_count, "", decode(self.data))
+
     def _module_chunk(self) -> Chunk | None:
         """Module-level code outside symbols, as one chunk from line 1 to its last line."""
         top_level = sorted((d.first_byte, d.tree_end) for d in self.symbols.definitions if d.scope is None)
@@ -292,11 +300,14 @@ class _FileChunker:
             return None
         last = max(node.end_byte for node in statements + ([docstring_node] if docstring_node else []))
         end_line = self.table.last_line_of(0, last)
+        docstring = clean_docstring(_string_content(docstring_node)) if docstring_node else ""
+        return self._module_of(end_line, docstring,
+                               "\n".join([*self.imports, *(decode(node.text) for node in statements)]))
+
+    def _module_of(self, end_line: int, docstring: str, body: str) -> Chunk:
         start, end = self.table.span(1, end_line)
         raw = self.data[start:end]
         name = PurePosixPath(self.path).stem
-        docstring = clean_docstring(_string_content(docstring_node)) if docstring_node else ""
-        body = "\n".join([*self.imports, *(decode(node.text) for node in statements)])
         return Chunk(
             identity=self.identity("module", name),
             start_line=1,

@@ -29,7 +29,10 @@ MAX_CHARS = 1500
 #: outline-2: the same texts, and containers keyed by their outline (re-keyed once, recipe.py)
 #: sections-1: Markdown/reST cut into sections, overload stubs folded (re-chunked once, rechunk.py)
 #: described-1: each text ends with the symbol's description, mixed in at weight 0.75
-TEXT_RECIPE = "described-1"
+#: modules-1: the same texts; a Kotlin constructor below its class header no longer hides the rest
+#: of the file, a C# partial type's other parts are `partial X`, a file without symbols is one
+#: module chunk (re-chunked once, rechunk.py)
+TEXT_RECIPE = "modules-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20

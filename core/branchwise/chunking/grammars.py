@@ -36,6 +36,7 @@ import tree_sitter_zig
 
 from branchwise.chunking import attribute_docs, naming
 from branchwise.chunking.conditionals import resolve_split_conditionals
+from branchwise.chunking.constructors import join_split_constructors
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
 
@@ -70,7 +71,8 @@ class Grammar:
     #: the next definition's doc.
     trailing_comments_inside: bool = False
     #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py;
-    #: C/C++/C# conditionals that split a declaration: conditionals.py).
+    #: C/C++/C# conditionals that split a declaration: conditionals.py; Kotlin primary
+    #: constructors below their class header: constructors.py).
     source_filter: Callable[[bytes], bytes] | None = None
     #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
     #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
@@ -189,6 +191,8 @@ GRAMMARS: dict[str, Grammar] = {
         # expression beside the function, not as its modifier: it (and the KDoc above it) is
         # the function's
         attribute_types=frozenset({"annotated_expression"}), namer=naming.kotlin,
+        # a primary constructor below its class header (constructors.py)
+        source_filter=join_split_constructors,
     ),
     "swift": Grammar(
         "swift", tree_sitter_swift.language, "swift.scm", frozenset({"comment", "multiline_comment"}),

@@ -9,7 +9,8 @@ has `self.` methods and DSL blocks (`get '/' do` -> `get '/'`), Lua writes `M:fo
 `M.foo`; a Scala `def` of an anonymous class (`new Setup { def x }`) is no member of the type
 around it. Issue 45: JavaScript's `res.send = function` is `res.send`, Elixir's `defimpl P,
 for: T` is `P.T`, a Haskell instance names its methods after its type, a Zig test block is
-`test "name"`. Each namer edits the definition in place and returns False to drop it.
+`test "name"`. Each namer edits the definition in place and returns False to drop it. A C#
+partial type's part outside the file named after it is `partial X` (csharp_partial_parts).
 """
 
 from __future__ import annotations
@@ -259,3 +260,22 @@ def zig(definition: Definition, captures: dict[str, list[Node]]) -> bool:
         named = next((child for child in node.named_children if child.type in ("string", "identifier")), None)
         definition.name = f"test {_SPACES.sub(' ', _text(named))}" if named is not None else "test"
     return True
+
+
+def csharp_partial_parts(definitions: list, path: str) -> None:
+    """A C# `partial` type split over several files is one type in many parts, and a part looks
+    like the whole (same name, same `partial class X` head). The part in the file named after
+    the type (`JsonWriter.cs`) keeps the type's name; a part elsewhere (`JsonWriter.Async.cs`,
+    `MessagePackSerializer+Typeless.cs`) is named `partial X`, as a Swift extension is
+    `extension X`, so that a question naming the type is answered by its declaration and not
+    by each of its parts; its members keep their names (`X.WriteAsync`). Top-level types only
+    (each `definitions` item a symbols.Definition, resolved)."""
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    for definition in definitions:
+        if definition.scope is None and definition.symbol_type in ("class", "struct", "interface") \
+                and definition.qualified_name != stem and _has_modifier(definition.node, b"partial"):
+            definition.qualified_name = f"partial {definition.qualified_name}"
+
+
+def _has_modifier(node: Node, word: bytes) -> bool:
+    return any(child.type == "modifier" and child.text == word for child in node.children)

@@ -14,7 +14,9 @@ the implementation) and misses the ones it makes. An index run that finds an old
 3. labels of an obsolete version move to its successors' versions, pins of a replaced identity
    to its successors' identities, on the same branch;
 4. each branch re-parses the files with obsolete live entries, at its indexed commit (a replaced
-   identity leaves the live set with a tombstone, as in any index run; step 5 settles it);
+   identity leaves the live set with a tombstone, as in any index run; step 5 settles it), and
+   the files of its indexed tree an older chunker cut into nothing that today's cuts into chunks
+   (recipe `modules-1`: a file of imports only, a Ruby module of autoloads);
 5. a tombstone of an obsolete version becomes tombstones of its successors that the branch does
    not have live: none for a re-cut identity (its code was not deleted), the page's sections
    for a page deleted on that branch;
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from branchwise.chunking import chunk_file
+from branchwise.chunking import chunk_file, language_for_path
 from branchwise.config import Config
 from branchwise.embedding import Embedder
 from branchwise.git.repo import FileChange, GitRepo
@@ -104,18 +106,20 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
     obsolete = [v for v in store.every_version() if _is_obsolete(chunks, v.blob, v.path, v.symbol_type,
                                                                    v.qualified_name, v.content_hash)]
     done.obsolete = len(obsolete)
-    if not obsolete:
-        return done
-    _move_labels(store, repo.name, chunks, obsolete, done)
     repo_id = store.repo_id(repo.name)
     branches = store.branches(repo_id) if repo_id is not None else []
+    gained = {branch.id: _gained(store, repo, chunks, branch) for branch in branches}
+    if not obsolete and not any(gained.values()):
+        return done
+    _move_labels(store, repo.name, chunks, obsolete, done)
     _move_pins(store, repo.name, chunks, branches, done)
     indexer = Indexer(store, repo, config, embedder, _NoVectors())
     pending: dict[str, str] = {}
     runs = {}
     for branch in branches:
         paths = sorted({(entry[1], entry[7]) for entry in store.live_file_entries(branch.id)
-                        if _is_obsolete(chunks, entry[7], entry[1], entry[3], entry[4], entry[6])})
+                        if _is_obsolete(chunks, entry[7], entry[1], entry[3], entry[4], entry[6])}
+                       | gained[branch.id])
         run = indexer.rechunk_files(branch, [FileChange(path, blob, blob) for path, blob in paths])
         runs[branch.id] = run
         done.files += len(paths)
@@ -142,6 +146,16 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
     store.delete_versions(doomed)
     done.removed = len(doomed)
     return done
+
+
+def _gained(store: Store, repo: GitRepo, chunks: _Chunks, branch) -> set[tuple[str, str]]:
+    """(path, blob) of the files of the branch's indexed tree that hold nothing in its live set
+    and were not left out, which today's chunker cuts into chunks."""
+    held = store.live_file_blobs(branch.id)
+    left_out = {path for path, _reason in store.skipped_files(branch.id)}
+    return {(path, entry.blob) for path, entry in repo.list_tree(branch.commit_sha).files.items()
+            if path not in held and path not in left_out and language_for_path(path)
+            and chunks.of(entry.blob, path)}
 
 
 def _is_obsolete(chunks: _Chunks, blob: str | None, path: str, symbol_type: str, qualified_name: str,

@@ -1,0 +1,2 @@
+from shop.orders import Order as Order  # noqa
+from shop.orders import OrderService as OrderService  # noqa
