@@ -19,8 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-#: an answer is kept only when everything it was read from is at least this much older than the read
-RACY_SECONDS = 0.5
+#: an answer is kept only when everything it was read from is at least this much older than the
+#: read: more than the coarsest timestamp a file system keeps (FAT 2 s, ext3 and HFS+ 1 s), so
+#: that a folder changed twice within one timestamp tick is never taken as unchanged
+RACY_SECONDS = 2.0
 
 Stamp = tuple[tuple[str, int, int, int], ...]
 
