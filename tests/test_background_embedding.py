@@ -114,6 +114,18 @@ class CountingEmbedder:
         return self.inner.embed(texts)
 
 
+def restart(ws: Workspace):
+    """Index again after the kills: exactly the missing texts are embedded, each once; the report."""
+    missing = keys_missing(ws)
+    assert missing == texts_missing(ws) > 0
+    counting = CountingEmbedder()
+    ws.__dict__["embedder"] = counting
+    report = ws.index(["main"])
+    assert report.embedding["missing_texts"] == missing == report.embedding["embedded"] == len(counting.texts)
+    assert len(set(counting.texts)) == len(counting.texts)
+    return report
+
+
 def stepped_kill(pid: int, index_dir: Path, at_least: int, extra_steps: int) -> None:
     """Run the worker in short slices until it has committed `at_least` texts and then
     `extra_steps` slices more, and SIGKILL it wherever that slice stopped it."""
@@ -191,13 +203,7 @@ def test_killed_workers_leave_a_consistent_index_and_the_next_run_embeds_only_wh
     assert partial_states >= 2  # the kills did land in the middle of the embedding
 
     ws = Workspace(repo.path, index_dir)
-    missing = keys_missing(ws)
-    assert missing == texts_missing(ws) > 0
-    counting = CountingEmbedder()
-    ws.__dict__["embedder"] = counting
-    report = ws.index(["main"])
-    assert report.embedding["missing_texts"] == missing == report.embedding["embedded"] == len(counting.texts)
-    assert len(set(counting.texts)) == len(counting.texts)
+    restart(ws)
     assert ws.dense_coverage("main").complete and faiss_ids(ws) == embedded_rows(ws)
 
     plain = Workspace(repo.path, tmp_path / "plain")

@@ -11,7 +11,11 @@ import sqlite3
 import sys
 from types import ModuleType
 
-from branchwise import __version__
+from branchwise_cli import blas_threads
+
+blas_threads.limit(sys.argv[1:])  # before anything below loads numpy
+
+from branchwise import __version__  # noqa: E402
 from branchwise.display import escape_controls
 from branchwise.errors import BranchwiseError
 from branchwise.git.names import canonical_name
@@ -21,15 +25,17 @@ from branchwise_cli.common import EXIT_FAILED, EXIT_OK, Parser, name_output
 from branchwise_cli.registry import COMMANDS
 
 
-def command_modules() -> list[ModuleType]:
-    return [importlib.import_module(f"branchwise_cli.commands.{name}") for name in COMMANDS]
+def command_modules(names: list[str] = COMMANDS) -> list[ModuleType]:
+    return [importlib.import_module(f"branchwise_cli.commands.{name}") for name in names]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of `command` alone: a command's module imports what the
+    command runs on, so a `search` does not load the modules of `diff` or `review`."""
     parser = Parser(prog="branchwise", description="Branch-aware, version-verified code search.")
     parser.add_argument("--version", action="version", version=f"branchwise {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
-    for module in command_modules():
+    for module in command_modules([command] if command in COMMANDS else COMMANDS):
         module.add_arguments(sub.add_parser(module.NAME, help=module.HELP, description=module.HELP,
                                             add_help=not getattr(module, "OWN_HELP", False)))
         sub.choices[module.NAME].set_defaults(run=module.run)
@@ -38,7 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     try:
-        args = _parse(build_parser(), argv)
+        words = sys.argv[1:] if argv is None else argv
+        args = _parse(build_parser(words[0] if words else None), argv)
         _names_as_text(args)
         name_output(args)
         return args.run(args)

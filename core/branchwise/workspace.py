@@ -16,19 +16,16 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from branchwise.backends import Backend, VectorStore
 from branchwise.config import Config
 from branchwise.embedding import Embedder, get_embedder
+from branchwise.embedding.location import recorded_identity
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.git.names import git_arg
 from branchwise.git.repo import GitRepo
 from branchwise.git.standpoint import Standpoint, checked_out, enclosing_repository, meant_branch
-from branchwise.index import run
-from branchwise.index.indexer import Progress
-from branchwise.index.recipe import recorded_identity
-from branchwise.index.run import IndexReport
 from branchwise.models import Result
 from branchwise.review import labels
 from branchwise.review.desk import Review
@@ -41,6 +38,9 @@ from branchwise.store.lock import WriteLock
 from branchwise.verify.live import live_symbol
 from branchwise.verify.snippets import verify_input
 from branchwise.verify.verifier import Verifier
+
+if TYPE_CHECKING:  # the write side and its migrations load only when an index run starts
+    from branchwise.index.run import IndexReport, Progress
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
 _BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
@@ -107,8 +107,7 @@ class Workspace:
     def static_embedder(self) -> Embedder | None:
         """The first dense stage's model (None without one, on the qdrant backend, or when it is `embedder`)."""
         identity = self.config.static_identity
-        if identity is None or self.backend.kind != "faiss" or identity in (self.embedder.name,
-                                                                            self.config.model_identity):
+        if identity is None or self.backend.kind != "faiss" or identity in (self.embedder.name, self.config.model_identity):
             return None
         return get_embedder(identity)
 
@@ -145,10 +144,14 @@ class Workspace:
               stale_only: bool = False, background: bool = False, tags: list[str] | tuple[str, ...] = ()) -> IndexReport:
         """Index branches (default: the checked-out one), with `prune`, `gc`, `rebuild`, stale-file
         and background-embedding options and `tags` as branches: index/run.py says what each does."""
+        from branchwise.index import run
+
         return run.index(self, branches, all_branches, progress, wait, prune, gc, rebuild, stale_only, background, tags)
 
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
+        from branchwise.index import run
+
         return run.collect_garbage(self, retention_days, wait)
 
     def dense_coverage(self, branch: str):
@@ -171,7 +174,6 @@ class Workspace:
         from branchwise.index.hooks import RepositoryHooks
 
         return RepositoryHooks(self.repo, self.index_dir)
-
 
     def require_readable(self) -> None:
         """For a reader: refuse (exit 2) a directory without an index, never creating one (with

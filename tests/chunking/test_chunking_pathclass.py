@@ -110,3 +110,26 @@ def test_rules_from_mapping_override_and_validate():
         ChunkingRules.from_mapping({"index_unknown_languages": 1})
     with pytest.raises(ValueError, match="list of strings"):
         ChunkingRules.from_mapping({"docs_globs": "docs/"})
+
+
+def test_glob_fast_paths_match_as_fnmatch_does():
+    """globs.py matches `*x`, `x*`, `*x*` and `x` without a regular expression: every default
+    pattern, and the edge cases of a bare or doubled star, agree with fnmatch on many names."""
+    import dataclasses
+    import random
+    from fnmatch import fnmatchcase
+
+    from branchwise.chunking.globs import _matcher
+    from branchwise.chunking.rules import DEFAULT_RULES
+
+    patterns = {"*", "**", "", "a", "*a*", "a*b", "*[ab]", "?", "*?", "x*", "*.py"}
+    for field in dataclasses.fields(DEFAULT_RULES):
+        value = getattr(DEFAULT_RULES, field.name)
+        if isinstance(value, tuple) and all(isinstance(p, str) for p in value):
+            patterns |= {p for p in value if not p.endswith("/")}
+    pick = random.Random(47)
+    names = ["", "a", "*", "test_a.py", "app.min.js", "a/b/c_pb2.py", "footest/gtest/y.cc"]
+    names += ["".join(pick.choice("ab.py_/testmin*?[]-") for _ in range(pick.randint(0, 10))) for _ in range(1500)]
+    names += [p.replace("*", "zz") for p in patterns] + [p.replace("*", "") for p in patterns]
+    assert len(patterns) > 100
+    assert [(p, n) for p in sorted(patterns) for n in names if _matcher(p)(n) != fnmatchcase(n, p)] == []

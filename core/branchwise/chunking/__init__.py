@@ -11,12 +11,23 @@ Public API (other packages code against exactly these names):
 - `line_range_bytes` / `lines_hash`: how chunk texts and hashes are cut, for verification
 """
 
-from branchwise.chunking.chunker import chunk_file
+from typing import TYPE_CHECKING
+
 from branchwise.chunking.embedding_text import path_embedding_text
 from branchwise.chunking.languages import language_for_path
 from branchwise.chunking.lines import line_range_bytes, lines_hash
 from branchwise.chunking.pathclass import classify_path, vendored_pattern
 from branchwise.chunking.rules import ChunkingRules
+
+if TYPE_CHECKING:
+    from branchwise.chunking.chunker import chunk_file
+else:
+    def chunk_file(*args, **kwargs):
+        """chunker.chunk_file, imported on the first call: the chunker loads tree-sitter and every
+        grammar, which a search needs only to outline a large result (verify/outline.py)."""
+        from branchwise.chunking.chunker import chunk_file as chunk
+
+        return chunk(*args, **kwargs)
 
 __all__ = [
     "ChunkingRules",

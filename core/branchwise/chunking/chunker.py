@@ -30,7 +30,8 @@ from branchwise.chunking.pathclass import classify_path
 from branchwise.chunking.rules import DEFAULT_RULES, ChunkingRules
 from branchwise.chunking.screening import skip_reason
 from branchwise.chunking.sections import section_chunks
-from branchwise.chunking.symbols import CONTAINER_KINDS, Definition, find_symbols
+from branchwise.chunking.symbols import Definition, find_symbols
+from branchwise.chunking.vocabulary import CONTAINER_KINDS
 from branchwise.models import Chunk, FileChunks, Identity, PathMarks, sha256_hex
 from branchwise.secrets import redact
 

@@ -17,11 +17,8 @@ from tree_sitter import Node, QueryCursor
 
 from branchwise.chunking.grammars import GRAMMARS, Grammar, query
 from branchwise.chunking.lines import LineTable
+from branchwise.chunking.vocabulary import CONTAINER_KINDS, SCOPE_KINDS
 
-#: Definitions whose direct function members are methods and which parent their members.
-CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "extension", "instance"})
-#: Capture kinds that only qualify the names inside them and are not chunks themselves.
-SCOPE_KINDS = frozenset({"impl", "module"})
 
 _TYPE_NAME_NOISE = re.compile(r"^(?:&|'\w+\s|mut\s|dyn\s|\*|\s)+")
 _INNER_DOC = re.compile(rb"^\s*(?://!|/\*!|#!)")  # `#!`: a shebang line

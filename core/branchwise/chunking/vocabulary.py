@@ -12,10 +12,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from branchwise.chunking.languages import _GRAMMAR_BY_SUFFIX, _TEXT_KIND_BY_NAME, _TEXT_KIND_BY_SUFFIX, identity_language
-from branchwise.chunking.symbols import SCOPE_KINDS
 
 QUERIES = Path(__file__).with_name("queries")
 CHUNKER_KINDS = frozenset({"module", "file", "config", "section"})
+#: The kinds of definition symbols.py gives meaning to, kept here so that a reader of them (a
+#: filter check, the bundle) loads no grammar: definitions whose direct function members are
+#: methods and which parent their members, and capture kinds that only qualify the names
+#: inside them and are not chunks themselves.
+CONTAINER_KINDS = frozenset({"class", "struct", "enum", "interface", "trait", "impl", "extension", "instance"})
+SCOPE_KINDS = frozenset({"impl", "module"})
 
 
 @lru_cache(maxsize=1)

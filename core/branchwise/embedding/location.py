@@ -56,3 +56,15 @@ def model_available(identity: str) -> bool:
     except UsageError:
         return False
     return isinstance(location, Path) or Path(location).is_dir() or "/" in model
+
+
+def recorded_identity(recorded: str | None, configured: str) -> str:
+    """The model identity that embeds queries: the one the index's vectors were made with
+    (`recorded`), which stays in force after a change of model or runtime until the next index
+    run has re-embedded every version with the `configured` one; refused when this installation
+    lacks the recorded model."""
+    if recorded and recorded != configured and not model_available(recorded):
+        raise UsageError(f"this index was embedded with {recorded.partition('+')[0]}, which this "
+                         f"installation does not have: run `branchwise index` once to re-embed it "
+                         f"with {configured.partition('+')[0]}")
+    return recorded or configured

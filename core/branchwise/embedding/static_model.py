@@ -13,6 +13,7 @@ torch; tests/test_static_model.py checks the vectors against model2vec's own.
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import struct
 from pathlib import Path
@@ -51,6 +52,7 @@ class StaticEmbedder:
         self._table: np.ndarray | None = None
         self._tokenizer: Any = None
         self._unknown: int | None = None
+        self._max_length: int | None = None
         self._max_chars: int | None = None
         header = _header(Path(model_location(model)) / WEIGHTS_FILE)
         self.dim = int(header[MATRIX]["shape"][1])
@@ -65,17 +67,27 @@ class StaticEmbedder:
         config = json.loads((folder / "config.json").read_text())
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         tokenizer.no_padding()
-        max_length = config.get("max_length")
-        if max_length:
-            tokenizer.enable_truncation(max_length)
-            median = int(np.median([len(token) for token in tokenizer.get_vocab()]))
-            self._max_chars = max_length * median
+        self._max_length = config.get("max_length") or None
+        if self._max_length:
+            tokenizer.enable_truncation(self._max_length)
         else:
             tokenizer.no_truncation()
         unknown = getattr(tokenizer.model, "unk_token", None)
         self._unknown = tokenizer.token_to_id(unknown) if unknown else None
         self._tokenizer = tokenizer
-        self._table = _matrix(folder / WEIGHTS_FILE).astype(np.float32)
+        self._table = _matrix(folder / WEIGHTS_FILE)
+
+    def _cut(self, texts: list[str]) -> list[str]:
+        """Texts cut at `max_length` times the vocabulary's median token length in characters.
+        That median is at least 1 (the tokens are distinct strings), so a text of at most
+        `max_length` characters is never cut, and the vocabulary is read only for a longer one
+        (a query never is: reading it costs a cold search about 15 ms)."""
+        if not self._max_length or all(len(text) <= self._max_length for text in texts):
+            return texts
+        if self._max_chars is None:
+            median = int(np.median([len(token) for token in self._tokenizer.get_vocab()]))
+            self._max_chars = self._max_length * median
+        return [text[: self._max_chars] for text in texts]
 
     def embed(self, texts: list[str]) -> np.ndarray:
         return embed_described(self._encode, texts)
@@ -85,14 +97,12 @@ class StaticEmbedder:
         if not texts:
             return out
         self._load()
-        if self._max_chars is not None:
-            texts = [text[: self._max_chars] for text in texts]
         table = self._table
         assert table is not None  # _load made it
-        for row, encoding in enumerate(self._tokenizer.encode_batch(texts, add_special_tokens=False)):
+        for row, encoding in enumerate(self._tokenizer.encode_batch(self._cut(texts), add_special_tokens=False)):
             ids = [i for i in encoding.ids if i != self._unknown]
             if ids:
-                vector = table[ids].mean(axis=0)
+                vector = table[ids].astype(np.float32).mean(axis=0)
                 norm = float(np.linalg.norm(vector))
                 out[row] = vector / norm if norm > 0 else vector
         return out
@@ -106,11 +116,14 @@ def _header(path: Path) -> dict:
 
 
 def _matrix(path: Path) -> np.ndarray:
-    """The static model's token matrix, read from its safetensors file without the library."""
+    """The static model's token matrix in its stored type, mapped from its safetensors file
+    without the library: only the pages of the tokens a text uses are read (a search's question
+    touches a few rows of 15 MB), and each used row is widened to float32 as it is read."""
     with open(path, "rb") as handle:
         (size,) = struct.unpack("<Q", handle.read(8))
         entry = json.loads(handle.read(size))[MATRIX]
         start, end = entry["data_offsets"]
-        handle.seek(8 + size + start)
-        data = handle.read(end - start)
-    return np.frombuffer(data, dtype=_DTYPES[entry["dtype"]]).reshape(entry["shape"])
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    dtype = np.dtype(_DTYPES[entry["dtype"]])
+    return np.frombuffer(mapped, dtype=dtype, count=(end - start) // dtype.itemsize,
+                         offset=8 + size + start).reshape(entry["shape"])

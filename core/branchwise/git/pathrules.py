@@ -16,10 +16,12 @@ tree. Patterns have gitignore syntax (the `pathspec` package's git flavour): `te
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from pathspec import GitIgnoreSpec
+from typing import TYPE_CHECKING
 
 from branchwise.models import PathClass, PathMarks
+
+if TYPE_CHECKING:  # pathspec loads when a file has a pattern to match (most repositories have none)
+    from pathspec import GitIgnoreSpec
 
 IGNORE_FILE = ".branchwiseignore"
 ATTRIBUTES_FILE = ".gitattributes"
@@ -32,6 +34,8 @@ _READ = frozenset({"linguist-generated", "linguist-vendored", "diff", "binary"})
 def _attribute_lines(text: str) -> list[tuple[GitIgnoreSpec, str, dict[str, str]]]:
     """Each line of a .gitattributes file that sets an attribute read here, as (pattern, its
     text, {attribute: value})."""
+    from pathspec import GitIgnoreSpec
+
     lines = []
     for line in text.splitlines():
         parts = line.split()
@@ -100,6 +104,8 @@ class IgnoreRules:
     def from_texts(cls, texts: list[tuple[str, str]]) -> IgnoreRules:
         """Rules from (where, text) pairs, the user's file first and the repository's after
         (a later file's `!pattern` re-includes what an earlier one ignored)."""
+        from pathspec import GitIgnoreSpec
+
         return cls(tuple((where, GitIgnoreSpec.from_lines(text.splitlines())) for where, text in texts if text.strip()))
 
     def reason(self, path: str) -> str | None:

@@ -30,6 +30,7 @@ from branchwise.git import branches as gitbranches
 from branchwise.git import pathrules
 from branchwise.git.branches import BranchRef
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
+from branchwise.git.refcache import RefCache
 from branchwise.git.safety import safe_environment
 from branchwise.models import PathMarks
 
@@ -77,9 +78,10 @@ class GitRepo:
         self.path = Path(path).resolve()
         # every later git process, GitPython's included, runs without the repository's
         # executable settings and tied to this repository (see gitsafety.py)
-        self._repo.git.update_environment(
-            **safe_environment(self.git_dir, Path(self._repo.common_dir).resolve(), self.work_tree)
-        )
+        common_dir = Path(self._repo.common_dir).resolve()
+        self._repo.git.update_environment(**safe_environment(self.git_dir, common_dir, self.work_tree))
+        #: branches, remotes and the checked-out branch, kept while the ref files stand still
+        self._refs = RefCache(self.git_dir, common_dir)
 
     @property
     def name(self) -> str:
@@ -108,6 +110,9 @@ class GitRepo:
     def branch_refs(self) -> dict[str, BranchRef]:
         """Branch name -> BranchRef: the local branches, each remote-tracking branch no local
         branch shares a name with, and each tag no branch shares a name with (see gitbranches.py)."""
+        return self._refs.get("branch_refs", self._read_branch_refs)
+
+    def _read_branch_refs(self) -> dict[str, BranchRef]:
         # NUL-terminated fields: a ref name cannot hold NUL, but it can hold U+0085 or U+2028
         try:
             out = self._git("for-each-ref", "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)"
@@ -127,6 +132,9 @@ class GitRepo:
         return gitbranches.collect(refs, self.remotes())
 
     def remotes(self) -> list[str]:
+        return self._refs.get("remotes", self._read_remotes)
+
+    def _read_remotes(self) -> list[str]:
         try:
             return [name_from_git(name) for name in self._git("remote").splitlines() if name]
         except GitCommandError:
@@ -175,8 +183,9 @@ class GitRepo:
 
     def current_branch(self) -> str | None:
         """The checked-out branch, or None for a bare repository or a detached HEAD."""
-        if self._repo.bare:
-            return None
+        return None if self._repo.bare else self._refs.get("current_branch", self._read_current_branch)
+
+    def _read_current_branch(self) -> str | None:
         try:
             ref = self._git("symbolic-ref", "-q", "HEAD")
         except GitCommandError:  # detached
@@ -185,6 +194,9 @@ class GitRepo:
         return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else None
 
     def head_commit(self) -> str | None:
+        return self._refs.get("head_commit", self._read_head_commit)
+
+    def _read_head_commit(self) -> str | None:
         try:
             return self._repo.head.commit.hexsha
         except ValueError:  # empty repository: HEAD names an unborn branch

@@ -105,21 +105,6 @@ class ModelChange:
         return {"previous": self.previous, "current": self.current, "reembedded": self.reembedded}
 
 
-def recorded_identity(recorded: str | None, configured: str) -> str:
-    """The model identity that embeds queries: the one the index's vectors were made with
-    (`recorded`), which stays in force after a change of model or runtime until the next index
-    run has re-embedded every version with the `configured` one; refused when this installation
-    lacks the recorded model."""
-    from branchwise.embedding.location import model_available
-    from branchwise.errors import UsageError
-
-    if recorded and recorded != configured and not model_available(recorded):
-        raise UsageError(f"this index was embedded with {recorded.partition('+')[0]}, which this "
-                         f"installation does not have: run `branchwise index` once to re-embed it "
-                         f"with {configured.partition('+')[0]}")
-    return recorded or configured
-
-
 def stored_recipe(store: Store) -> str | None:
     """The recipe the index's vectors were made with (None: an empty index)."""
     found = store.meta(META_KEY)

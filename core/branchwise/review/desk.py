@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import os
 from datetime import datetime, timezone
+from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from branchwise.config import Config
 from branchwise.errors import AccessDeniedError, UsageError
 from branchwise.models import Label, Result
 from branchwise.review import labels, stats, usage
 from branchwise.review.advice import repository_advice, results_note
-from branchwise.review.bundle import (Bundle, BundleContext, BundleReport, CommitDates, LabelledMember, build_bundle,
-                                      header_for, write_bundle)
 from branchwise.search import pins
 from branchwise.search.access import Restriction, restriction_for
 from branchwise.search.hybrid import BranchInfo, SearchRequest
 from branchwise.search.pins import Pin, PinKey
 from branchwise.store import require_index, resolve_index_dir
+
+if TYPE_CHECKING:  # the bundle's formats, overlap rules and token counts load when a bundle is made
+    from branchwise.review.bundle import Bundle, BundleContext, BundleReport
 
 
 class Review:
@@ -31,7 +33,12 @@ class Review:
 
     def __init__(self, ws):
         self.ws = ws
-        self._dates = CommitDates(ws.repo)
+
+    @cached_property
+    def _dates(self):
+        from branchwise.review.bundle import CommitDates
+
+        return CommitDates(self.ws.repo)
 
     @property
     def _conn(self):
@@ -53,6 +60,7 @@ class Review:
         """What a bundle of these results says about where they come from and were checked.
         `verifier`: the one that checked them, when the caller has it; `options` are further
         BundleContext fields: format, max_tokens, reference_as."""
+        from branchwise.review.bundle import BundleContext, LabelledMember
         from branchwise.verify.container_text import text_in_file
 
         ws, conn, repository = self.ws, self._conn, self._repository
@@ -101,6 +109,8 @@ class Review:
         e.g. the review app's running token count."""
         if results is None:
             results = self.ws.search(request, against)
+        from branchwise.review.bundle import build_bundle
+
         context = self.bundle_context(request, results, against, use_indexed_text, allow_secrets, **options)
         return build_bundle(results, context)
 
@@ -111,6 +121,8 @@ class Review:
     def citation_header(self, result: Result, context: BundleContext, dates=None) -> list[str]:
         """The citation header this result carries in a bundle written with `context`.
         `dates` maps a commit to its date (default: looked up in the repository)."""
+        from branchwise.review.bundle import header_for
+
         return header_for(result, context, dates or self._dates)
 
     def export(self, request: SearchRequest, out: Path, against: str | None = None, allow_secrets: bool = False,
@@ -121,6 +133,8 @@ class Review:
         unless not `record_stats`.
         An existing file is kept unless `force`; nothing is written inside the index directory.
         `options` are further BundleContext fields: format, max_tokens, reference_as."""
+        from branchwise.review.bundle import write_bundle
+
         ws = self.ws
         if results is None:
             results = ws.search(request, against)

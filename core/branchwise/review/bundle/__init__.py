@@ -21,7 +21,7 @@ from pathlib import Path
 
 from git.exc import BadName
 
-from branchwise.chunking.symbols import CONTAINER_KINDS
+from branchwise.chunking.vocabulary import CONTAINER_KINDS
 from branchwise.display import safe_json
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git.repo import GitRepo
