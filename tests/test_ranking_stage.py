@@ -12,7 +12,7 @@ from branchwise.lexical import name_query
 from branchwise.models import Identity, Result
 from branchwise.ranking import RankingSettings
 from branchwise.search.question_shape import defines, path_word_share, shape_of, stem_names
-from branchwise.search.ranking_stage import restage
+from branchwise.search.ranking_stage import older_copies, restage
 
 OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
 
@@ -123,6 +123,15 @@ def test_a_prototype_steps_back_and_lends_its_score_to_the_definition():
     assert order(staged) == ["lib/hostip.c::Curl_resolv", "lib/other.c::Curl_other", "lib/hostip.h::Curl_resolv"]
     assert staged[0].score == pytest.approx(1.0) and staged[2].score == pytest.approx(0.5)
     assert order(restage("resolve a host", candidates(), OFF))[0] == "lib/hostip.h::Curl_resolv"
+
+
+def test_an_older_copy_under_a_version_folder_steps_back():
+    assert older_copies({"pydantic/v1/main.py", "pydantic/main.py", "pydantic/v1/fields.py"}) \
+        == {"pydantic/v1/main.py", "pydantic/v1/fields.py"}
+    assert older_copies({"src/v3/types.ts", "src/v4/core/schemas.ts"}) == {"src/v3/types.ts"}
+    assert older_copies({"api/v1/server.go", "api/handler.go"}) == set()  # a version folder alone is current
+    candidates = [result("pydantic/v1/main.py", "BaseModel", 1.0, "class"), result("pydantic/main.py", "BaseModel", 0.8, "class")]
+    assert order(restage("what", candidates, replace(OFF, reexport_weight=0.5)))[0] == "pydantic/main.py::BaseModel"
 
 
 def test_everything_off_keeps_the_fused_order():

@@ -16,9 +16,10 @@ cannot see decide many questions on real repositories:
   but lets tests and docs displace the sibling function a question asks for (click and cobra
   lose 0.03-0.04 MRR@10), so only nested chunks decay.
 
-Re-export files (`__init__.py`, `package-info.java`), type stubs (`.d.ts`) and C or C++
-prototypes (a function declared without its body) repeat names defined elsewhere: they are
-multiplied by `reexport_weight`. A prototype's header often carries the documentation a
+Re-export files (`__init__.py`, `package-info.java`), type stubs (`.d.ts`), C or C++
+prototypes (a function declared without its body) and older copies of the code kept under a
+version folder (`v1/` beside the package it preceded, `v3/` beside `v4/`) repeat names defined
+elsewhere: they are multiplied by `reexport_weight`. A prototype's header often carries the documentation a
 question matches, so the definition of the same name scores at least what its prototype did. Every piece has its own setting
 in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default only the definition
 boost and the re-export weight are on: the path boost, the decay and coherence lift a
@@ -27,6 +28,7 @@ file-level benchmark but cost the symbol-level ones (docs/ranking.md).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
@@ -37,6 +39,7 @@ from branchwise.search.question_shape import defines, path_word_share, shape_of,
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)
 PROTOTYPE_LANGUAGES = frozenset({"c", "cpp"})
+_VERSION_FOLDER = re.compile(r"(?:^|/)v(\d+)/")
 #: the share of a question's words a path must carry before it counts
 MIN_PATH_SHARE = 0.1
 #: chunks that name no definition (whole files, prose sections, configuration blocks)
@@ -56,11 +59,13 @@ def restage(question: str, results: list[Result], settings,
         return results
     best = results[0].score
     shape = shape_of(question)
+    older: set[str] = set()
     if settings.reexport_weight != 1.0:
         _lift_definitions(results)
+        older = older_copies({result.identity.path for result in results})
     for result in results:
         path = result.identity.path
-        if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result)):
+        if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result) or path in older):
             result.score *= settings.reexport_weight
         if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
                 and defines(result.identity.qualified_name, shape.names):
@@ -83,6 +88,22 @@ def restage(question: str, results: list[Result], settings,
             spans.append((result.start_line, result.end_line))
         results.sort(key=lambda r: r.score, reverse=True)
     return results
+
+
+def older_copies(paths: set[str]) -> set[str]:
+    """The paths under a version folder (`v1/`, `v3/`) that `paths` show to hold an older copy
+    of the code: a newer version folder beside it (zod's `v3/` beside `v4/`), or one of its
+    files also outside it (pydantic's `pydantic/v1/main.py` and `pydantic/main.py`)."""
+    placed: list[tuple[str, str, int, str]] = []  # (path, folder holding vN/, N, path inside vN/)
+    newest: dict[str, int] = {}
+    for path in paths:
+        for found in _VERSION_FOLDER.finditer(path):
+            folder, version = path[:found.start(1) - 1], int(found.group(1))
+            placed.append((path, folder, version, path[found.end():]))
+            newest[folder] = max(newest.get(folder, version), version)
+    copies = {(folder, version) for _path, folder, version, inside in placed
+              if newest[folder] > version or folder + inside in paths}
+    return {path for path, folder, version, _inside in placed if (folder, version) in copies}
 
 
 def _lift_definitions(results: list[Result]) -> None:
