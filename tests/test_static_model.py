@@ -4,6 +4,8 @@ does without model2vec or torch, is embedded by `index` in the same pass, and an
 
 from __future__ import annotations
 
+import asyncio
+
 import contextlib
 import hashlib
 import io
@@ -99,6 +101,22 @@ def test_index_embeds_every_version_with_the_static_model_in_the_same_pass(stati
     assert all(r.dense_rank is None for r in results)
     only = ws.search(SearchRequest("refund a payment", branch, top_k=5, mode="static"))
     assert only and all(r.static_rank is not None and r.lexical_rank is None for r in only)
+
+    async def status_after_search() -> str:
+        from branchwise_tui.app import create_app
+        from branchwise_tui.widgets.keybar import KeyBar
+
+        app = create_app(Workspace(shop_repo, tmp_path / "index"), branch=branch, query="refund a payment")
+        async with app.run_test(size=(160, 45)) as pilot:
+            for _ in range(600):
+                await pilot.pause(0.02)
+                if app.session.results and all(worker.is_finished for worker in app.workers):
+                    break
+            await pilot.pause()
+            return app.query_one(KeyBar).status
+
+    # the review app says both stages, as `search` and `status` do
+    assert "dense coverage 0% (embedding; static stage complete)" in asyncio.run(status_after_search())
 
 
 def test_the_transformer_replaces_the_static_stage_once_it_has_embedded_the_branch(static_on_hashing, shop_repo,

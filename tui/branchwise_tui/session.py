@@ -138,11 +138,15 @@ class ReviewSession:
 
     def results_status(self, count: int) -> str:
         """The status line after a search: the result count, the dense coverage while the
-        model is still embedding the branch (embedstage.py), and the index's staleness line."""
+        model is still embedding the branch (embedstage.py) with the static stage's beside it,
+        as `search` and `status` say it (coverage.py), and the index's staleness line."""
         coverage = self.coverage
         status = plural(count, "result")
         if coverage is not None and not coverage.complete:
-            status += f" · dense coverage {coverage.percent}% (embedding)"
+            static = coverage.static
+            stage = "" if static is None else \
+                f"; static stage {'complete' if static.complete else f'{static.percent}%'}"
+            status += f" · dense coverage {coverage.percent}% (embedding{stage})"
         if self.index_note:  # also in the header, which a short terminal does not show
             status += f" · {self.index_note}"
         return status
