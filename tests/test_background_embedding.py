@@ -369,19 +369,29 @@ def test_a_version_without_a_vector_is_credited_in_the_dense_channel_at_its_best
 
 
 def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_path):
-    import asyncio
-
-    from branchwise_tui.app import create_app
-    from branchwise_tui.widgets.keybar import KeyBar
-
     repo = build_repo(tmp_path / "repo")
     index_dir = tmp_path / "index"
     pid, _embedding = start_background(repo.path, index_dir)
     stepped_kill(pid, index_dir, at_least=256, extra_steps=0)
     percent = Workspace(repo.path, index_dir).dense_coverage("main").percent
 
-    async def status_after_search() -> str:
-        app = create_app(Workspace(repo.path, index_dir), branch="main", query="tests for zebracrossing")
+    def status() -> str:
+        return review_status_after_search(Workspace(repo.path, index_dir), "main", "tests for zebracrossing")
+
+    assert status().endswith(f"results · dense coverage {percent}% (embedding)")
+    Workspace(repo.path, index_dir).index(["main"])
+    assert status().endswith(" results")
+
+
+def review_status_after_search(workspace: Workspace, branch: str, query: str) -> str:
+    """The review app's status line once its first search (of `query` on `branch`) is done."""
+    import asyncio
+
+    from branchwise_tui.app import create_app
+    from branchwise_tui.widgets.keybar import KeyBar
+
+    async def run() -> str:
+        app = create_app(workspace, branch=branch, query=query)
         async with app.run_test(size=(120, 30)) as pilot:
             for _ in range(600):
                 await pilot.pause(0.02)
@@ -390,9 +400,7 @@ def test_the_review_apps_status_line_says_the_coverage_while_it_is_partial(tmp_p
             await pilot.pause()
             return app.query_one(KeyBar).status
 
-    assert asyncio.run(status_after_search()).endswith(f"results · dense coverage {percent}% (embedding)")
-    Workspace(repo.path, index_dir).index(["main"])
-    assert asyncio.run(status_after_search()).endswith(" results")
+    return asyncio.run(run())
 
 
 def test_the_hooks_and_the_mcp_refresh_return_searchable_and_leave_the_embedding_to_a_worker(tmp_path):

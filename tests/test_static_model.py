@@ -4,8 +4,6 @@ does without model2vec or torch, is embedded by `index` in the same pass, and an
 
 from __future__ import annotations
 
-import asyncio
-
 import contextlib
 import hashlib
 import io
@@ -27,6 +25,7 @@ from branchwise.search.hybrid import SearchRequest
 from branchwise.search.question_shape import shape_of
 from branchwise.workspace import Workspace
 from branchwise_cli.main import main as cli
+from test_background_embedding import review_status_after_search
 
 STATIC = f"{DEFAULT_MODEL}-static"
 TEXTS = ["def parse_args(argv):\n    return parser.parse_args(argv)", "how are two options kept exclusive",
@@ -102,21 +101,9 @@ def test_index_embeds_every_version_with_the_static_model_in_the_same_pass(stati
     only = ws.search(SearchRequest("refund a payment", branch, top_k=5, mode="static"))
     assert only and all(r.static_rank is not None and r.lexical_rank is None for r in only)
 
-    async def status_after_search() -> str:
-        from branchwise_tui.app import create_app
-        from branchwise_tui.widgets.keybar import KeyBar
-
-        app = create_app(Workspace(shop_repo, tmp_path / "index"), branch=branch, query="refund a payment")
-        async with app.run_test(size=(160, 45)) as pilot:
-            for _ in range(600):
-                await pilot.pause(0.02)
-                if app.session.results and all(worker.is_finished for worker in app.workers):
-                    break
-            await pilot.pause()
-            return app.query_one(KeyBar).status
-
     # the review app says both stages, as `search` and `status` do
-    assert "dense coverage 0% (embedding; static stage complete)" in asyncio.run(status_after_search())
+    status = review_status_after_search(Workspace(shop_repo, tmp_path / "index"), branch, "refund a payment")
+    assert "dense coverage 0% (embedding; static stage complete)" in status
 
 
 def test_the_transformer_replaces_the_static_stage_once_it_has_embedded_the_branch(static_on_hashing, shop_repo,
