@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from branchwise.config import Config
-from branchwise.embedding import DEFAULT_MODEL, get_embedder, static_companion
+from branchwise.embedding import DEFAULT_MODEL, static_companion
 from branchwise.embedding.location import SHIPPED_MANIFEST, SHIPPED_MODELS_DIR, shipped_models
 from branchwise.embedding.static_model import StaticEmbedder
 from branchwise.errors import UsageError
