@@ -105,9 +105,9 @@ class Workspace:
 
     @cached_property
     def static_embedder(self) -> Embedder | None:
-        """The first dense stage's model (None without one, on the qdrant backend, or when it is `embedder`)."""
+        """The first dense stage's model (None without one, or when it is `embedder`)."""
         identity = self.config.static_identity
-        if identity is None or self.backend.kind != "faiss" or identity in (self.embedder.name, self.config.model_identity):
+        if identity is None or identity in (self.embedder.name, self.config.model_identity):
             return None
         return get_embedder(identity)
 
@@ -130,14 +130,14 @@ class Workspace:
 
     def vector_store(self) -> VectorStore:
         """The backend's vector store, loaded (or rebuilt) as the database stands now."""
-        return self.backend.vector_store(self.store, self.embedder, self.config.path_weight, self.config.flat_max_vectors)
+        return self.backend.vector_store(self.store, self.embedder, self.config.path_weight,
+                                         self.config.flat_max_vectors, self.static_embedder)
 
     def static_vector_store(self) -> VectorStore | None:
         """The static stage's vector store (None without a static stage)."""
         static = self.static_embedder
-        if static is None:
-            return None
-        return self.backend.vector_store(self.store, static, self.config.path_weight, self.config.flat_max_vectors)
+        return None if static is None else self.backend.static_vector_store(
+            self.store, static, self.config.path_weight, self.config.flat_max_vectors)
 
     def index(self, branches: list[str], all_branches: bool = False, progress: Progress | None = None,
               wait: bool = False, prune: bool = False, gc: bool = False, rebuild: bool = False,

@@ -65,6 +65,24 @@ class VectorStores:
         return [store.rebuild() for store in self.stores]
 
 
+class NoVectors:
+    """A vector store with nothing of its own to do: the static stage's on Qdrant (its vectors
+    ride on the transformer stage's points, which that publisher sends), and a migration's,
+    which rebuilds every vector from the database afterwards (index/rechunk.py)."""
+
+    def add(self, version_rows: list[int]) -> None:
+        pass
+
+    def remove(self, version_rows: list[int]) -> None:
+        pass
+
+    def save(self) -> None:
+        pass
+
+    def rebuild(self) -> object:
+        return None
+
+
 @dataclass(frozen=True)
 class Backend:
     kind: str = "faiss"
@@ -93,24 +111,34 @@ class Backend:
     # factories ----------------------------------------------------------------------------
 
     def vector_store(
-        self, store: "Store", embedder: "Embedder", path_weight: float, flat_max: int | None = None
+        self, store: "Store", embedder: "Embedder", path_weight: float, flat_max: int | None = None,
+        static: "Embedder | None" = None,
     ) -> VectorStore:
+        """The transformer stage's store (with Qdrant, also the carrier of `static`'s vectors)."""
         if self.kind == "faiss":
             from branchwise.backends.local.vectors import FLAT_MAX, VectorIndex
 
             return VectorIndex(store, embedder.name, embedder.dim, path_weight, flat_max or FLAT_MAX)
         from branchwise.backends.qdrant import QdrantPublisher
 
-        return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight)
+        return QdrantPublisher(self, store, embedder.name, embedder.dim, path_weight,
+                               (static.name, static.dim) if static is not None else None)
+
+    def static_vector_store(self, store: "Store", static: "Embedder", path_weight: float,
+                            flat_max: int | None = None) -> VectorStore:
+        """The static stage's store: its own FAISS file, or on Qdrant nothing of its own (its
+        vectors ride on the transformer stage's points, which its publisher sends)."""
+        if self.kind == "faiss":
+            return self.vector_store(store, static, path_weight, flat_max)
+        return NoVectors()
 
     def searcher(self, store: "Store", repository: str, config: "Config", embedder: "Embedder",
                  static: "Embedder | None" = None) -> "HybridSearch":
-        """`static`: the static stage's embedder (the local backend only: Qdrant offers no
-        static channel yet)."""
+        """`static`: the static stage's embedder (None: no static stage)."""
         if self.kind == "faiss":
             from branchwise.backends.local.searcher import Searcher
 
             return Searcher(store, repository, config, embedder, static)
         from branchwise.backends.qdrant import QdrantSearcher
 
-        return QdrantSearcher(self, repository, config, embedder)
+        return QdrantSearcher(self, repository, config, embedder, static)

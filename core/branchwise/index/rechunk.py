@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from branchwise.backends.backend import NoVectors
 from branchwise.chunking import chunk_file, language_for_path
 from branchwise.config import Config
 from branchwise.embedding import Embedder
@@ -49,22 +50,6 @@ class Rechunked:
     labels: int = 0
     pins: int = 0
     added_rows: list[int] = field(default_factory=list)
-
-
-class _NoVectors:
-    """The migration rebuilds every vector from the database afterwards: nothing to add now."""
-
-    def add(self, version_rows: list[int]) -> None:
-        pass
-
-    def remove(self, version_rows: list[int]) -> None:
-        pass
-
-    def save(self) -> None:
-        pass
-
-    def rebuild(self) -> object:
-        return None
 
 
 class _Chunks:
@@ -113,7 +98,7 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
         return done
     _move_labels(store, repo.name, chunks, obsolete, done)
     _move_pins(store, repo.name, chunks, branches, done)
-    indexer = Indexer(store, repo, config, embedder, _NoVectors())
+    indexer = Indexer(store, repo, config, embedder, NoVectors())
     pending: dict[str, str] = {}
     runs = {}
     for branch in branches:

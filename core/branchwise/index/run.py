@@ -114,7 +114,9 @@ def _static_stage(ws, static_vectors: VectorStore, vectors: VectorStore, report:
     static = ws.static_embedder
     assert static is not None  # only called with a static stage
     work = embedstage.plan(ws.store, ws.repo.name, static.name, embedding_first(ws, order))
-    outcome = embedstage.embed_missing(ws.store, static, static_vectors, work, save_each_batch=True, others=[vectors])
+    local = ws.backend.kind == "faiss"  # a shared server is published once, after the stage
+    outcome = embedstage.embed_missing(ws.store, static, static_vectors, work, save_each_batch=local,
+                                       others=[vectors] if local else [])
     static_vectors.save()
     vectors.save()
     report.embedding["static"] = {"model": static.name, "embedded": outcome.total,

@@ -3,7 +3,8 @@
 Three collections (names start with the configured prefix, default `branchwise`):
 
 - `<prefix>-versions-<model>`: one point per version, its id the version id's first 128 bits
-  as a UUID. Vector `dense` is the vector FAISS would hold (version_vectors.py); sparse vector
+  as a UUID. Vector `dense` is the vector FAISS would hold (version_vectors.py), `static` the
+  static stage's (when the index has one, published before the transformer's); sparse vector
   `lexical` holds the BM25 term weights of the words FTS5 would index (lexical_sparse.py).
   The payload carries everything a result and its verification need (identity, text, signature, docstring, path class, blob and lines, first seen), `dirs` (the
   path's prefixes at `/` boundaries, for `--path-prefix` and access prefixes), `symbol_words`

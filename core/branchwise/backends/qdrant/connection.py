@@ -85,6 +85,16 @@ def _first_line(error: Exception) -> str:
     return (str(error).strip().splitlines() or [type(error).__name__])[0]
 
 
+#: the named vector of the static stage's model on each point (beside `dense` and `lexical`)
+STATIC_VECTOR = "static"
+
+
+def vector_names(client, collection: str) -> set[str]:
+    """The dense named vectors a collection was made with."""
+    vectors = client.get_collection(collection).config.params.vectors
+    return set(vectors) if isinstance(vectors, dict) else set()
+
+
 def versions_collection(prefix: str, model: str) -> str:
     return f"{prefix}-versions-" + "".join(c if c.isalnum() or c in "-_" else "_" for c in model)
 

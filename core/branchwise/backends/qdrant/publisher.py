@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import uuid
 
-from branchwise.backends.qdrant.connection import (branches_collection, client_for, path_prefixes, point_id,
-                                                   qdrant_models, record_id, scroll_all, talking, terms_collection,
-                                                   versions_collection)
+from branchwise.backends.qdrant.connection import (STATIC_VECTOR, branches_collection, client_for, path_prefixes,
+                                                   point_id, qdrant_models, record_id, scroll_all, talking,
+                                                   terms_collection, vector_names, versions_collection)
 from branchwise.backends.version_vectors import version_vectors
 from branchwise.errors import BranchwiseError
 from branchwise.lexical import fts_columns
@@ -27,11 +27,15 @@ AVERAGE_DRIFT = 0.05
 class QdrantPublisher:
     """The indexer's vector store for Qdrant: publishes the database's outbox to the server."""
 
-    def __init__(self, backend, store: Store, model: str, dim: int, path_weight: float):
+    def __init__(self, backend, store: Store, model: str, dim: int, path_weight: float,
+                 static: tuple[str, int] | None = None):
+        """`static`: the static stage's model and dimension; its vectors ride on the same points
+        (named vector `static`), so one outbox publishes both stages."""
         self.backend = backend
         self.store = store
         self.model = model
         self.dim = dim
+        self.static = static
         self.path_weight = path_weight
         self.client = client_for(backend)
         self.versions = versions_collection(backend.collection, model)
@@ -84,6 +88,7 @@ class QdrantPublisher:
         self.client.upsert(self.branches, [models.PointStruct(
             id=record_id("publisher", self._store_uid()), vector={},
             payload={"kind": "publisher", "store": self._store_uid(), "model": self.model,
+                     "static_model": self.static[0] if self.static else None,
                      "documents": documents, "average_length": average},
         )], wait=True)
 
@@ -105,13 +110,18 @@ class QdrantPublisher:
             self.store.set_published_terms(changed, gone)
 
     def _ensure_collections(self, models) -> bool:
-        """Create missing collections; True when the versions collection is new (or was lost)."""
+        """Create missing collections; True when the versions collection is new (or was lost).
+        A collection made without the static stage's vector is made again when one is wanted."""
+        if self.static and self.client.collection_exists(self.versions) \
+                and STATIC_VECTOR not in vector_names(self.client, self.versions):
+            self.client.delete_collection(self.versions)
         created = not self.client.collection_exists(self.versions)
         if created:
+            vectors = {"dense": models.VectorParams(size=self.dim, distance=models.Distance.DOT)}
+            if self.static:
+                vectors[STATIC_VECTOR] = models.VectorParams(size=self.static[1], distance=models.Distance.DOT)
             self.client.create_collection(
-                self.versions,
-                vectors_config={"dense": models.VectorParams(size=self.dim, distance=models.Distance.DOT)},
-                sparse_vectors_config={"lexical": models.SparseVectorParams()},
+                self.versions, vectors_config=vectors, sparse_vectors_config={"lexical": models.SparseVectorParams()},
             )
             if not self.local:  # local mode has no payload indexes (it scans)
                 for field in ("repository", "branches", "language", "symbol_type", "path_class", "dirs",
@@ -147,15 +157,17 @@ class QdrantPublisher:
         visibility = self._visibility(version_rows)
         empty: dict = {"branches": [], "live": {}, "gone": {}}
         full = [row for row, _vid, point in rows if point and row in records]
-        ids, vectors = version_vectors(self.store, self.model, self.dim, self.path_weight, full)
+        named = self._named_vectors(full)
         operations = []
         points = []
-        for row, vector in zip(ids.tolist(), vectors):
+        for row in full:
+            if row not in named:  # no stage has embedded it yet: published once one has
+                continue
             payload, columns = records[row]
             indices, values = lexical_sparse.document_vector(columns, average)
             points.append(models.PointStruct(
                 id=point_id(payload["version_id"]),
-                vector={"dense": vector.tolist(), "lexical": models.SparseVector(indices=indices, values=values)},
+                vector={**named[row], "lexical": models.SparseVector(indices=indices, values=values)},
                 payload={**payload, **visibility.get(row, empty)},
             ))
         if points:
@@ -169,6 +181,17 @@ class QdrantPublisher:
             operations.append(models.DeleteOperation(delete=models.PointIdsList(points=gone)))
         if operations:
             self.client.batch_update_points(self.versions, operations, wait=True)
+
+    def _named_vectors(self, version_rows: list[int]) -> dict[int, dict[str, list[float]]]:
+        """Per version row, the vectors its stages have made: `dense` (the transformer's) and,
+        with a static stage, `static`."""
+        stages = [("dense", self.model, self.dim)] + ([(STATIC_VECTOR, *self.static)] if self.static else [])
+        named: dict[int, dict[str, list[float]]] = {}
+        for name, model, dim in stages:
+            ids, vectors = version_vectors(self.store, model, dim, self.path_weight, version_rows)
+            for row, vector in zip(ids.tolist(), vectors):
+                named.setdefault(row, {})[name] = vector.tolist()
+        return named
 
     def _records(self, version_rows: list[int]) -> dict[int, tuple[dict, tuple[str, ...]]]:
         """Per version row: the payload fields that never change, and its lexical columns."""

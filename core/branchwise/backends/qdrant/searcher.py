@@ -9,23 +9,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from branchwise.backends.qdrant.connection import (branches_collection, client_for, qdrant_models, scroll_all, talking,
-                                                   terms_collection, versions_collection)
+from branchwise.backends.qdrant.connection import (STATIC_VECTOR, branches_collection, client_for, qdrant_models,
+                                                   scroll_all, talking, terms_collection, vector_names,
+                                                   versions_collection)
 from branchwise.errors import UsageError
 from branchwise.models import Identity, PathClass, Result
 from branchwise.search import lexical_sparse
+from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
 
 
 class QdrantSearcher(HybridSearch):
     """Search over the server's payloads only: no local database is read."""
 
-    def __init__(self, backend, repository: str, config, embedder):
+    def __init__(self, backend, repository: str, config, embedder, static=None):
         super().__init__()
         self.backend = backend
         self.repository = repository
         self.config = config
         self.embedder = embedder
+        self.static = None  # set below when the collection carries this static model's vectors
         self.client = client_for(backend)
         self.models = qdrant_models()
         self.versions = versions_collection(backend.collection, embedder.name)
@@ -38,8 +41,19 @@ class QdrantSearcher(HybridSearch):
                 raise UsageError(f"no branchwise index for model {embedder.name} in {backend.describe()}: "
                                  "run `branchwise index` with the same backend first")
             self._branches = self._load_branches()
+            if static is not None and STATIC_VECTOR in vector_names(self.client, self.versions) \
+                    and static.name in self._published_static_models():
+                self.static = static
         if not self._branches:
             raise UsageError(f"repository {repository!r} is not in {backend.describe()}")
+        self._counts: dict[tuple[str, str, str], Coverage] = {}
+
+    def _published_static_models(self) -> set[str]:
+        """The static models the publishers of this collection's vectors embedded with."""
+        m = self.models
+        return {p.payload.get("static_model") for p in scroll_all(self.client, self.branches_name, m.Filter(must=[
+            m.FieldCondition(key="kind", match=m.MatchValue(value="publisher")),
+            m.FieldCondition(key="model", match=m.MatchValue(value=self.embedder.name))]), with_payload=True)}
 
     def _load_branches(self) -> dict[str, BranchInfo]:
         m = self.models
@@ -91,6 +105,46 @@ class QdrantSearcher(HybridSearch):
 
     def _dense(self, vector: np.ndarray, scope, depth: int) -> list[tuple[str, float]]:
         return self._query(vector.astype(np.float32).tolist(), "dense", scope, depth)
+
+    def _static(self, vector: np.ndarray, scope, depth: int) -> list[tuple[str, float]]:
+        return self._query(vector.astype(np.float32).tolist(), STATIC_VECTOR, scope, depth)
+
+    # coverage: how many of the branch's points carry each stage's vector ------------------
+
+    def coverage(self, branch: BranchInfo) -> Coverage | None:
+        """Counted only with a static stage: then every published version has a point from the
+        first stage on; without one a version is published once embedded, so the server holds
+        nothing to count the rest by (unknown, as before)."""
+        return None if self.static is None else self._coverage_of(branch, "dense")
+
+    def static_coverage(self, branch: BranchInfo) -> Coverage | None:
+        return None if self.static is None else self._coverage_of(branch, STATIC_VECTOR)
+
+    def _coverage_of(self, branch: BranchInfo, vector: str) -> Coverage:
+        """Points of the branch's live set with `vector`, of all its points (counted once per
+        indexed commit: the writer publishes a commit's vectors before its branch record)."""
+        key = (branch.name, branch.commit, vector)
+        if key not in self._counts:
+            m = self.models
+            live = [m.FieldCondition(key="repository", match=m.MatchValue(value=self.repository)),
+                    m.FieldCondition(key="branches", match=m.MatchValue(value=branch.name))]
+            with talking(self.backend):
+                total = self.client.count(self.versions, count_filter=m.Filter(must=live), exact=True).count
+                embedded = self.client.count(self.versions, count_filter=m.Filter(
+                    must=[*live, m.HasVectorCondition(has_vector=vector)]), exact=True).count
+            coverage = Coverage(embedded, total)
+            if not coverage.complete:
+                return coverage  # the writer may be embedding: count again next time
+            self._counts[key] = coverage
+        return self._counts[key]
+
+    def _without_vector(self, keys: set, channel: str = "dense") -> set:
+        vector = STATIC_VECTOR if channel == "static" else "dense"
+        if not keys:
+            return set()
+        with talking(self.backend):
+            points = self.client.retrieve(self.versions, sorted(keys), with_payload=False, with_vectors=[vector])
+        return {str(p.id) for p in points if not (p.vector or {}).get(vector)}
 
     def _lexical(self, question: str, scope, depth: int) -> list[tuple[str, float]]:
         query = self._weighted(lexical_sparse.query_stems(question))
