@@ -103,7 +103,7 @@ def test_index_embeds_every_version_with_the_static_model_in_the_same_pass(stati
 
     # the review app says both stages, as `search` and `status` do
     status = review_status_after_search(Workspace(shop_repo, tmp_path / "index"), branch, "refund a payment")
-    assert "dense coverage 0% (embedding; static stage complete)" in status
+    assert "dense coverage 0% (static complete)" in status
 
 
 def test_the_transformer_replaces_the_static_stage_once_it_has_embedded_the_branch(static_on_hashing, shop_repo,

@@ -143,10 +143,9 @@ class ReviewSession:
         coverage = self.coverage
         status = plural(count, "result")
         if coverage is not None and not coverage.complete:
-            static = coverage.static
-            stage = "" if static is None else \
-                f"; static stage {'complete' if static.complete else f'{static.percent}%'}"
-            status += f" · dense coverage {coverage.percent}% (embedding{stage})"
+            static = coverage.static  # kept short: an 80-column status line has about 48 cells
+            stage = "embedding" if static is None else f"static {'complete' if static.complete else f'{static.percent}%'}"
+            status += f" · dense coverage {coverage.percent}% ({stage})"
         if self.index_note:  # also in the header, which a short terminal does not show
             status += f" · {self.index_note}"
         return status
