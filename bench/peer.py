@@ -98,6 +98,12 @@ def hits(result: Hit, target: Target) -> bool:
     return result.start <= target.end and result.end >= target.start
 
 
+def repeated_slots(results: list[Hit]) -> int:
+    """How many of the top 10 show a file a result above them already showed (issue 45, item 4)."""
+    top = [hit.path for hit in results[:10]]
+    return len(top) - len(set(top))
+
+
 def score_task(results: list[Hit], targets: list[Target], reachable: int) -> dict:
     """NDCG@10 with binary gains as the peer computes it: each target's rank is the first of the
     top 10 that hits it; every such rank gains 1 once (however many targets it hits), discounted
@@ -227,7 +233,8 @@ def evaluate_repo(repo: Repo, path: Path, index_dir: Path, embedder, modes: tupl
                 found = [_hit(r) for r in results if not r.history][:10]
             scored = score_task(found, targets, reachable)
             per_mode[mode].append({"query": task["query"], "category": task.get("category", "?"),
-                                   "reachable": reachable, **scored,
+                                   "reachable": reachable, **scored, "repeated": repeated_slots(found),
+                                   "shown": min(10, len(found)),
                                    "top3": [f"{h.path}#L{h.start}-L{h.end}" for h in found[:3]]})
     workspace.close()
     return {"language": repo.language, "chunks": len(chunks), "tasks": len(repo.tasks),
@@ -246,6 +253,7 @@ def summarise(records: list[dict]) -> dict:
     return {"ndcg10": mean(r["ndcg10"] for r in records),
             "hits10": mean(1.0 if r["first"] else 0.0 for r in records),
             "mrr10": mean(1 / r["first"] if r["first"] else 0.0 for r in records),
+            "repeated_share": round(sum(r["repeated"] for r in records) / max(1, sum(r["shown"] for r in records)), 4),
             "by_category": {c: mean(r["ndcg10"] for r in records if r["category"] == c)
                             for c in CATEGORIES if any(r["category"] == c for r in records)}}
 
@@ -265,6 +273,7 @@ def aggregate(repos: dict, mode: str) -> dict:
     return {"ndcg10": mean(f["ndcg10"] for f in figures.values()),
             "hits10": mean(f["hits10"] for f in figures.values()),
             "mrr10": mean(f["mrr10"] for f in figures.values()),
+            "repeated_share": mean(f.get("repeated_share") for f in figures.values()),
             "by_category": {c: mean(f["by_category"].get(c) for f in figures.values()) for c in CATEGORIES},
             "by_language": {lang: mean(figures[n]["ndcg10"] for n in names) for lang, names in sorted(languages.items())}}
 
@@ -282,14 +291,16 @@ def markdown(doc: dict) -> str:
              "each repository's `benchmark_root`, scored as the peer scores (NDCG@10, mean over repositories). "
              "semble: its published per-repository figures (`bench/peer/semble-published.json`). "
              f"Model {doc['meta']['model']}; machine: {doc['meta']['machine']}.", "",
-             "| | NDCG@10 | architecture | semantic | symbol | hits@10 | MRR@10 |", "|---|---|---|---|---|---|---|"]
+             "| | NDCG@10 | architecture | semantic | symbol | hits@10 | MRR@10 | top-10 slots on a file shown above |",
+             "|---|---|---|---|---|---|---|---|"]
     for mode in modes:
         a = doc["aggregate"][mode]
         cats = " | ".join(f"{a['by_category'][c]:.3f}" if a["by_category"][c] is not None else "-" for c in CATEGORIES)
-        lines.append(f"| {mode} | {a['ndcg10']:.3f} | {cats} | {a['hits10']:.3f} | {a['mrr10']:.3f} |")
+        repeated = f"{a['repeated_share']:.0%}" if a.get("repeated_share") is not None else "-"
+        lines.append(f"| {mode} | {a['ndcg10']:.3f} | {cats} | {a['hits10']:.3f} | {a['mrr10']:.3f} | {repeated} |")
     peer_cats = {c: [peer[n]["by_category"][c] for n in repos if c in peer[n]["by_category"]] for c in CATEGORIES}
     lines.append(f"| semble (published) | {peer_mean:.3f} | "
-                 + " | ".join(f"{sum(v) / len(v):.3f}" if v else "-" for v in peer_cats.values()) + " | | |")
+                 + " | ".join(f"{sum(v) / len(v):.3f}" if v else "-" for v in peer_cats.values()) + " | | | |")
     first = modes[0]
     ahead = sum(1 for n, r in repos.items() if r["modes"][first]["ndcg10"] >= peer[n]["ndcg10"])
     lines += ["", f"{first}: at least semble's figure on {ahead} of {len(repos)} repositories.", "",

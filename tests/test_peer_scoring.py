@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.peer import Hit, PlainBM25, Target, paths_match, reachable_targets, score_task  # noqa: E402
+from bench.peer import Hit, PlainBM25, Target, paths_match, reachable_targets, repeated_slots, score_task  # noqa: E402
 
 
 def test_two_files_with_known_ndcg():
@@ -34,6 +34,7 @@ def test_two_files_with_known_ndcg():
     assert scored["ndcg10"] == pytest.approx(expected)
     assert scored["ndcg10"] == pytest.approx(0.5706, abs=1e-4)
     assert scored["first"] == 3
+    assert repeated_slots(results) == 2  # b.py at 4 and a.py at 5 repeat a file shown above
 
 
 def test_one_rank_hitting_two_targets_gains_once_and_only_the_top_ten_count():
