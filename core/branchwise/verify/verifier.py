@@ -7,7 +7,7 @@ out (uncommitted edits included), otherwise the branch tip, or any commit named 
 The checks run from cheapest to dearest, and each stops as soon as it can decide:
 
 1. version: indexed at the target commit and the file is clean -> `current`, with no file read
-   and no git call for the result (the dirty set is computed once per `Verifier`);
+   and no git call for the result (whether the file is dirty is asked per path: worktree_status.py);
 2. file: the git blob id of the file at the target equals the indexed blob -> content identical;
 3. symbol: re-chunk the current file and find the same identity; compare content hashes; a
    container keyed by its outline is compared by the text it carries (views.py): its full text
@@ -30,6 +30,7 @@ from branchwise.chunking import chunk_file
 from branchwise.chunking.outline_key import is_skeleton
 from branchwise.errors import UsageError
 from branchwise.git.repo import GitRepo, git_blob_id
+from branchwise.git.worktree_status import DirtyCheck
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
 from branchwise.verify import views
 from branchwise.verify.container_text import fill_text
@@ -60,9 +61,9 @@ class Verifier:
         else:
             self.target_commit = repo.resolve_branch(branch)
             self.target = f"{branch} @ {self.target_commit[:7]}"
-        if self.uses_work_tree:
-            repo.refresh_status()  # a long-lived GitRepo (the review app) must see today's edits
-        self.dirty = repo.dirty_paths() if self.uses_work_tree else frozenset()
+        #: the work tree's dirty paths as of now (`path in dirty`; `dirty.paths()` for all of
+        #: them), answered without a `git status` while the last one still holds
+        self.dirty = repo.dirty_check() if self.uses_work_tree else DirtyCheck(None, ())
         #: file contents read so far (work-tree files and blobs); the fast path reads none
         self.files_read = 0
         self._tree: dict[str, str] | None = None
@@ -218,7 +219,8 @@ class Verifier:
         work tree) dirty and untracked files, with the same file suffix as the result's file.
         """
         suffix = PurePosixPath(result.path).suffix.lower()
-        changed = self._changed_since_paths(result.commit) | self.dirty | self._untracked_paths() | {result.path}
+        changed = (self._changed_since_paths(result.commit) | self.dirty.paths() | self._untracked_paths()
+                   | {result.path})
         candidates = sorted(path for path in changed
                             if PurePosixPath(path).suffix.lower() == suffix and self.allows(path))
         fallback = None
