@@ -21,7 +21,10 @@ See docs/verification.md for the verdicts and the reasons.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from copy import copy
 from pathlib import PurePosixPath
 
 from git.exc import GitCommandError
@@ -112,12 +115,8 @@ class Verifier:
         if skeleton is None or not result.blob:
             return None
         if result.blob not in self._blob_chunks:
-            try:
-                data = self.repo.read_blob(result.blob)
-            except (ValueError, OSError, KeyError):
-                data = None
-            self._blob_chunks[result.blob] = [] if data is None else chunk_file(
-                result.identity.repository, result.path, data, rules=self.rules).chunks
+            self._blob_chunks[result.blob] = blob_chunks(self.repo, result.identity.repository, result.path,
+                                                         result.blob, self.rules)
         chunks = self._blob_chunks[result.blob]
         same = [c for c in chunks if c.identity == result.identity and c.skeleton is not None]
         if not same:
@@ -280,8 +279,46 @@ class Verifier:
         key = (repository, path)
         if key not in self._chunks:
             data = self._read(path)
-            self._chunks[key] = [] if data is None else chunk_file(repository, path, data, rules=self.rules).chunks
+            self._chunks[key] = [] if data is None else _chunked(repository, path, git_blob_id(data), self.rules,
+                                                                 lambda: data)
         return self._chunks[key]
+
+
+#: the chunks of a file's content, kept across questions (a warm server re-verifies the same
+#: containers again and again): keyed by the blob id, which names the content, with the path
+#: and rules that decide how it is cut; each caller gets copies, so a kept chunk never changes
+_CHUNKED: OrderedDict[tuple, tuple[Chunk, ...]] = OrderedDict()
+_CHUNKED_FILES = 512
+_CHUNKED_LOCK = threading.Lock()
+
+
+def blob_chunks(repo: GitRepo, repository: str, path: str, blob: str, rules) -> list[Chunk]:
+    """The chunks of `path` as the blob `blob` holds it (none when the blob is missing)."""
+
+    def read() -> bytes | None:
+        try:
+            return repo.read_blob(blob)
+        except (ValueError, OSError, KeyError):
+            return None
+
+    return _chunked(repository, path, blob, rules, read)
+
+
+def _chunked(repository: str, path: str, blob: str, rules, read: Callable[[], bytes | None]) -> list[Chunk]:
+    key = (repository, path, blob, rules)
+    with _CHUNKED_LOCK:
+        kept = _CHUNKED.get(key)
+    if kept is None:
+        data = read()
+        if data is None:
+            return []
+        kept = tuple(chunk_file(repository, path, data, rules=rules).chunks)
+    with _CHUNKED_LOCK:
+        _CHUNKED[key] = kept
+        _CHUNKED.move_to_end(key)
+        while len(_CHUNKED) > _CHUNKED_FILES:
+            _CHUNKED.popitem(last=False)
+    return [copy(chunk) for chunk in kept]
 
 
 def find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:
