@@ -111,6 +111,14 @@ class SearchReads(Database):
     def version_record(self, version_row: int) -> VersionRecord:
         return VersionRecord(*self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
 
+    def version_records(self, version_rows: Sequence[int]) -> dict[int, VersionRecord]:
+        """`version_record` of each row, read in batches."""
+        found: dict[int, VersionRecord] = {}
+        for batch in in_batches(version_rows):
+            for row in self.conn.execute(f"{VERSION_SELECT} WHERE v.id IN ({marks(len(batch))})", batch):
+                found[row[0]] = VersionRecord(*row)
+        return found
+
     def has_versions(self) -> bool:
         return self.conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None
 
@@ -154,6 +162,19 @@ class SearchReads(Database):
             "WHERE l.version_row = ? ORDER BY b.id = ? DESC, b.indexed_at DESC",
             (version_row, prefer_branch),
         ).fetchall()
+
+    def live_places_of(self, version_rows: Sequence[int], prefer_branch: int) -> dict[int, list[tuple]]:
+        """`live_places` of each row, read in batches (a row live nowhere has an empty list)."""
+        found: dict[int, list[tuple]] = {row: [] for row in version_rows}
+        for batch in in_batches(version_rows):
+            for row in self.conn.execute(
+                "SELECT l.version_row, b.name, b.commit_sha, b.indexed_at, l.blob, l.start_line, l.end_line "
+                "FROM live l JOIN branches b ON b.id = l.branch_id "
+                f"WHERE l.version_row IN ({marks(len(batch))}) ORDER BY b.id = ? DESC, b.indexed_at DESC",
+                (*batch, prefer_branch),
+            ):
+                found[row[0]].append(tuple(row[1:]))
+        return found
 
     def last_tombstone(self, version_row: int, prefer_branch: int) -> tuple | None:
         """Where a version was last deleted: (branch, deleted at, last commit, blob, start,
