@@ -111,14 +111,6 @@ class SearchReads(Database):
     def version_record(self, version_row: int) -> VersionRecord:
         return VersionRecord(*self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
 
-    def version_records(self, version_rows: Sequence[int]) -> dict[int, VersionRecord]:
-        """`version_record` of each row, read in batches."""
-        found: dict[int, VersionRecord] = {}
-        for batch in in_batches(version_rows):
-            for row in self.conn.execute(f"{VERSION_SELECT} WHERE v.id IN ({marks(len(batch))})", batch):
-                found[row[0]] = VersionRecord(*row)
-        return found
-
     def has_versions(self) -> bool:
         return self.conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None
 
