@@ -30,6 +30,7 @@ from branchwise.git import branches as gitbranches
 from branchwise.git import pathrules
 from branchwise.git.branches import BranchRef
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
+from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.refcache import RefCache
 from branchwise.git.safety import safe_environment
 from branchwise.git.worktree_status import DirtyCheck, WorkTreeStatus
@@ -83,6 +84,7 @@ class GitRepo:
         self._repo.git.update_environment(**safe_environment(self.git_dir, common_dir, self.work_tree))
         #: branches, remotes and the checked-out branch, kept while the ref files stand still
         self._refs = RefCache(self.git_dir, common_dir)
+        self._blobs = BlobMemo()
         tree = self.work_tree
         self._worktree_status = None if tree is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
 
@@ -298,10 +300,14 @@ class GitRepo:
                                "`git fsck`")
 
     def read_blob(self, blob: str) -> bytes:
-        """A blob's bytes; ValueError when the object store lacks it."""
+        """A blob's bytes; ValueError when the object store lacks it. The id names the bytes,
+        so the last ones read are kept (blob_memo.py): a warm server reads the same files again."""
+        kept = self._blobs.get(blob)
+        if kept is not None:
+            return kept
         if self.partial_clone and self.absent_objects([blob]):
             raise ValueError(f"blob {blob} is missing from the object store of {self.name}")
-        return self._repo.odb.stream(bytes.fromhex(blob)).read()
+        return self._blobs.put(blob, self._repo.odb.stream(bytes.fromhex(blob)).read())
 
     @cached_property
     def partial_clone(self) -> bool:

@@ -28,6 +28,7 @@ file-level benchmark but cost the symbol-level ones (docs/ranking.md).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from branchwise.models import Result
@@ -107,6 +108,7 @@ def _is_prototype(result: Result) -> bool:
             and "{" not in result.text and result.text.rstrip().endswith(";"))
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_reexport(path: str) -> bool:
     return PurePosixPath(path).name in REEXPORT_FILES or path.endswith(STUB_SUFFIXES)
 

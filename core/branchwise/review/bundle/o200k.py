@@ -62,6 +62,26 @@ _CACHE_LIMIT = 200_000  # pieces; the cache starts again when it is full
 #: but for white space. JSON answers are cut at every string's end, so the entries an MCP
 #: answer counted on their own are found again inside the answer.
 SEAM = re.compile(r'(?<=[A-Za-z0-9])(?=")')
+_SEAM_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def seam_parts(text: str) -> list[str]:
+    """`SEAM.split(text)`, about twice as fast: a split at every '"' and a look at the character
+    before it, instead of a look-behind at every position (a warm MCP answer counts itself
+    several times)."""
+    pieces = text.split('"')
+    out: list[str] = []
+    current = pieces[0]
+    for piece in pieces[1:]:
+        if current[-1:] in _SEAM_BEFORE:
+            out.append(current)
+            current = '"' + piece
+        else:
+            current += '"' + piece  # in place: CPython grows the one reference it holds
+    out.append(current)
+    return out
+
+
 _SEAMED_CHARS = 512  # shorter texts are counted whole
 _KEPT_CHARS = 8_000_000  # the counts of texts and seamed parts kept, by their total length
 _KEPT_LONGEST = 65_536  # longer texts are not kept (a bundle is counted once)
@@ -114,7 +134,7 @@ class O200kCounter:
         known = self._texts.get(text)
         if known is not None:
             return known
-        tokens = sum(map(self._part, SEAM.split(text)))
+        tokens = sum(map(self._part, seam_parts(text)))
         self._keep(text, tokens)
         return tokens
 
