@@ -13,8 +13,11 @@ import os
 import pytest
 from gittools import GitBuilder
 
+from branchwise.errors import UsageError
+from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.repo import GitRepo
 from branchwise.mcp_server.service import AgentService
+from branchwise.verify.verifier import blob_chunks
 from branchwise.workspace import Workspace
 
 LEDGER = '''class Ledger:
@@ -148,3 +151,35 @@ def test_the_dirty_check_answers_as_git_status_does(tmp_path, monkeypatch):
     before = runs[0]
     assert dirty() == set() and dirty() == set()
     assert runs[0] <= before + 1  # at most one more run, for an index git rewrote on its own
+
+
+def test_a_question_reads_the_refs_once_and_the_next_question_sees_them_move(served):
+    repo, service = served
+    git = service.workspaces["ledger"].repo
+    with git.refs_held(), git.refs_held():  # nested: the outer block's stamp serves both
+        before = git.head_commit()
+        assert git.current_branch() == "main"
+    moved = repo.commit("another commit")
+    assert moved != before and git.head_commit() == moved
+    assert service.search_code(QUESTION)["branch"] == "main"  # the checked-out branch by default
+    repo.git("checkout", "-q", "-b", "next")
+    with pytest.raises(UsageError, match="'next'"):  # the next question reads the refs again
+        service.search_code(QUESTION)
+
+
+def test_kept_chunks_are_handed_out_as_copies_and_kept_blobs_stay_within_their_limit(served):
+    repo, service = served
+    git = service.workspaces["ledger"].repo
+    blob = repo.git("rev-parse", "HEAD:ledger.py")
+    first = blob_chunks(git, "ledger", "ledger.py", blob, None)
+    first[0].text = "mangled"
+    assert blob_chunks(git, "ledger", "ledger.py", blob, None)[0].text != "mangled"
+
+    memo = BlobMemo(limit=100)
+    for name in "abc":
+        memo.put(name, name.encode() * 25)
+    assert memo.get("a") == b"a" * 25  # now the most recent
+    memo.put("d", b"d" * 25)
+    memo.put("e", b"e" * 25)  # 125 bytes: the least recent (b) goes
+    assert memo.get("b") is None and all(memo.get(name) == name.encode() * 25 for name in "acde")
+    assert memo.put("f", b"f" * 26) == b"f" * 26 and memo.get("f") is None  # over a quarter: not kept

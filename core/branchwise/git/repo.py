@@ -85,8 +85,7 @@ class GitRepo:
         #: branches, remotes and the checked-out branch, kept while the ref files stand still
         self._refs = RefCache(self.git_dir, common_dir)
         self._blobs = BlobMemo()
-        tree = self.work_tree
-        self._worktree_status = None if tree is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
+        self._worktree_status = None if (tree := self.work_tree) is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
 
     @property
     def name(self) -> str:
@@ -185,6 +184,10 @@ class GitRepo:
             return self._repo.commit(git_arg(ref)).hexsha
         except (BadName, ValueError, GitCommandError, IndexError):  # IndexError: `main@{1000}` past the reflog
             raise UsageError(f"unknown revision {ref!r} in {self.name}") from None
+
+    def refs_held(self):
+        """A block in which the ref files are stamped once (one question: refcache.py)."""
+        return self._refs.held()
 
     def current_branch(self) -> str | None:
         """The checked-out branch, or None for a bare repository or a detached HEAD."""
