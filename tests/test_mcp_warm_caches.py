@@ -16,7 +16,10 @@ from gittools import GitBuilder
 from branchwise.errors import UsageError
 from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.repo import GitRepo
+from branchwise.mcp_server import answer_size
+from branchwise.mcp_server.answer_size import with_token_count
 from branchwise.mcp_server.service import AgentService
+from branchwise.review.bundle.tokens import TokenCounter, token_counter
 from branchwise.verify.verifier import blob_chunks
 from branchwise.workspace import Workspace
 
@@ -183,3 +186,14 @@ def test_kept_chunks_are_handed_out_as_copies_and_kept_blobs_stay_within_their_l
     memo.put("e", b"e" * 25)  # 125 bytes: the least recent (b) goes
     assert memo.get("b") is None and all(memo.get(name) == name.encode() * 25 for name in "acde")
     assert memo.put("f", b"f" * 26) == b"f" * 26 and memo.get("f") is None  # over a quarter: not kept
+
+
+def test_an_answer_counts_its_own_size_as_when_it_counted_every_whole_text(served, monkeypatch):
+    _repo, service = served
+    answers = [service.search_code(q, max_tokens=None) for q in (QUESTION, "deposit into the ledger", "x")]
+    counter = token_counter()
+    assert counter.ending is not None
+    fast = [with_token_count({k: v for k, v in a.items() if k != "tokens"}) for a in answers]
+    monkeypatch.setattr(answer_size, "token_counter", lambda: TokenCounter(counter.name, counter.count))
+    whole = [with_token_count({k: v for k, v in a.items() if k != "tokens"}) for a in answers]
+    assert fast == whole == answers

@@ -8,6 +8,7 @@ megabyte of query cannot crowd out the results or break `max_tokens`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from branchwise.review.bundle.tokens import token_counter
 
@@ -24,12 +25,25 @@ def with_token_count(answer: dict, key: str = "tokens") -> dict:
     """The answer with its own size in tokens in `key` (the count includes the field)."""
     count = token_counter()
     answer[key] = count(compact_json(answer))
+    counted = _counted_with(answer, key)
     for _ in range(5):
-        total = count(compact_json(answer))
+        total = counted(answer[key])
         if total == answer[key]:
             break
         answer[key] = total
     return answer
+
+
+def _counted_with(answer: dict, key: str) -> Callable[[int], int]:
+    """`n -> the answer's count with n in key`. With `key` the last field, the answer's JSON
+    ends `"key":n}`, so the counter counts the text before n once, where it can."""
+    count = token_counter()
+    text, ending = compact_json(answer), f"{answer[key]}}}"
+    if count.ending is not None and next(reversed(answer)) == key and type(answer[key]) is int \
+            and text.endswith(ending):
+        before = count.ending(text[:-len(ending)])
+        return lambda n: before(f"{n}}}")
+    return lambda n: count(compact_json({**answer, key: n}))
 
 
 def echoed(query: str) -> str:

@@ -23,6 +23,7 @@ import hashlib
 import heapq
 import re
 from binascii import a2b_base64
+from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
 
@@ -137,6 +138,20 @@ class O200kCounter:
         tokens = sum(map(self._part, seam_parts(text)))
         self._keep(text, tokens)
         return tokens
+
+    def ending_counter(self, head: str) -> Callable[[str], int]:
+        """`ending -> self(head + ending)`, with `head`'s seam parts counted once: an ending
+        without '"' adds no seam, it only lengthens the last part (a JSON answer counting its
+        own size, `"tokens":N}`, tries several N)."""
+        parts = seam_parts(head)
+        before = sum(map(self._part, parts[:-1]))
+
+        def count(ending: str) -> int:
+            if '"' in ending or len(head) + len(ending) <= _SEAMED_CHARS:
+                return self(head + ending)
+            return before + self._part(parts[-1] + ending)
+
+        return count
 
     def _part(self, text: str) -> int:
         known = self._texts.get(text)
