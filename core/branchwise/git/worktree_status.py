@@ -140,13 +140,14 @@ def _lstat(path: Path) -> Stat | None:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
-def _read_entries(index: Path, stamp: tuple | None) -> tuple[dict[str, Stat] | None, int]:
+def _read_entries(index: Path, stamp: tuple[int, int, int, int] | None) -> tuple[dict[str, Stat] | None, int]:
     """The stage-0 entries' recorded stat, when the index file is one read here (versions 2
     and 3, no split or sparse index) and did not change while it was read."""
     from git.index.fun import read_cache
 
     if stamp is None:
         return None, 0
+    index_mtime = stamp[0]
     try:
         with open(index, "rb") as stream:
             _version, entries, extensions, _sha = read_cache(stream)
@@ -160,7 +161,7 @@ def _read_entries(index: Path, stamp: tuple | None) -> tuple[dict[str, Stat] | N
         if stage == 0 and str(path) not in conflicted:
             (msec, mns), (csec, cns) = entry.mtime, entry.ctime
             out[str(path)] = (msec * 1_000_000_000 + mns, csec * 1_000_000_000 + cns, entry.size, entry.inode)
-    return out, stamp[0]
+    return out, index_mtime
 
 
 def _extension_names(data: bytes) -> set[bytes]:
