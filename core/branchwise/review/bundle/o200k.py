@@ -140,16 +140,17 @@ class O200kCounter:
         return tokens
 
     def ending_counter(self, head: str) -> Callable[[str], int]:
-        """`ending -> self(head + ending)`, with `head`'s seam parts counted once: an ending
-        without '"' adds no seam, it only lengthens the last part (a JSON answer counting its
-        own size, `"tokens":N}`, tries several N)."""
+        """`ending -> self(head + ending)`, with `head`'s seam parts counted once (a JSON answer
+        counting its own size tries `"tokens":N}` for several N). A seam depends only on the
+        character before a '"', so the parts of `head + ending` are `head`'s but the last,
+        then the parts of that last one followed by `ending`."""
         parts = seam_parts(head)
         before = sum(map(self._part, parts[:-1]))
 
         def count(ending: str) -> int:
-            if '"' in ending or len(head) + len(ending) <= _SEAMED_CHARS:
+            if len(head) + len(ending) <= _SEAMED_CHARS:
                 return self(head + ending)
-            return before + self._part(parts[-1] + ending)
+            return before + sum(map(self._part, seam_parts(parts[-1] + ending)))
 
         return count
 

@@ -24,8 +24,8 @@ ENCODING = "o200k_base"
 class TokenCounter:
     name: str  # what counted, for the manifest: "o200k_base (branchwise, tiktoken ranks)", ...
     count: Callable[[str], int]
-    #: `head -> (ending -> count(head + ending))` for endings without '"', cheaper than counting
-    #: each whole text, where the counter can (o200k.py); None: count whole texts
+    #: `head -> (ending -> count(head + ending))`, cheaper than counting each whole text, where
+    #: the counter can (o200k.py); None: count whole texts
     ending: Callable[[str], Callable[[str], int]] | None = None
 
     def __call__(self, text: str) -> int:
