@@ -18,7 +18,10 @@ depends on and answers a path from it while that still holds, by git's own rule:
 
 Anything else (a file whose stat moved, a deleted file, a conflict, an index format not read
 here) runs `git status` again, so every answer is the one
-`git status` would give. The full set (`paths()`) is always read afresh.
+`git status` would give. The full set (`paths()`) is always read afresh. Our `git status`
+never rewrites the index (GIT_OPTIONAL_LOCKS=0, safety.py), so an entry written in the same
+clock tick as the index stays racy until git writes the index for another reason: such a
+file is asked of git each time.
 """
 
 from __future__ import annotations
