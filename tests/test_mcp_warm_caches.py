@@ -203,3 +203,16 @@ def test_an_answer_counts_its_own_size_as_when_it_counted_every_whole_text(serve
     monkeypatch.setattr(answer_size, "token_counter", lambda: TokenCounter(counter.name, counter.count))
     whole = [with_token_count(a) for a in shapes()]
     assert fast == whole and fast[:3] == answers
+
+
+def test_a_reindex_between_two_calls_is_answered_from_the_new_index(served):
+    repo, service = served
+    assert _row(service, "refund_total")["verdict"] == "current"
+    repo.write("ledger.py", LEDGER.replace("item.refund for", "item.refund - 1 for"))
+    repo.commit("refunds minus one")
+    assert _row(service, "refund_total")["verdict"] == "changed"
+    ws = Workspace(repo.path, service.workspaces["ledger"].index_dir)
+    ws.index(["main"])
+    ws.close()
+    fresh = _row(service, "refund_total")
+    assert fresh["verdict"] == "current" and "- 1" in fresh["text"] and fresh["indexed"]["commit"] == repo.head()[:12]
