@@ -288,7 +288,11 @@ class Verifier:
 #: containers again and again): keyed by the blob id, which names the content, with the path
 #: and rules that decide how it is cut; each caller gets copies, so a kept chunk never changes
 _CHUNKED: OrderedDict[tuple, tuple[Chunk, ...]] = OrderedDict()
-_CHUNKED_FILES = 512
+#: up to this many bytes of the files cut (their chunks hold about twice that); a file larger
+#: than a sixteenth of it is not kept
+_CHUNKED_BYTES = 16 * 1024 * 1024
+_CHUNKED_SIZES: dict[tuple, int] = {}  # each kept file's bytes
+_CHUNKED_TOTAL = [0]  # their sum
 _CHUNKED_LOCK = threading.Lock()
 
 
@@ -313,11 +317,18 @@ def _chunked(repository: str, path: str, blob: str, rules, read: Callable[[], by
         if data is None:
             return []
         kept = tuple(chunk_file(repository, path, data, rules=rules).chunks)
-    with _CHUNKED_LOCK:
-        _CHUNKED[key] = kept
-        _CHUNKED.move_to_end(key)
-        while len(_CHUNKED) > _CHUNKED_FILES:
-            _CHUNKED.popitem(last=False)
+        if len(data) <= _CHUNKED_BYTES // 16:
+            with _CHUNKED_LOCK:
+                if key not in _CHUNKED:
+                    _CHUNKED[key], _CHUNKED_SIZES[key] = kept, len(data)
+                    _CHUNKED_TOTAL[0] += len(data)
+                while _CHUNKED_TOTAL[0] > _CHUNKED_BYTES:
+                    dropped, _ = _CHUNKED.popitem(last=False)
+                    _CHUNKED_TOTAL[0] -= _CHUNKED_SIZES.pop(dropped)
+    else:
+        with _CHUNKED_LOCK:
+            if key in _CHUNKED:
+                _CHUNKED.move_to_end(key)
     return [copy(chunk) for chunk in kept]
 
 
