@@ -102,6 +102,11 @@ def test_json_as_mcp_answers_carry_it(counter, sample_repos):
     texts.append(json.dumps([{"path": f"p{i}.py", "code": "\n".join(files[i:i + 3])} for i in range(30)]))
     texts += ['abc"' * 1_000, '1"' * 1_000, 'x"\'s"' * 500, 'é"中"a"\u0301"' * 300, 'A" "\n"  "' * 500]
     assert sum(len(o200k.SEAM.split(t)) > 1 for t in texts) > len(files)
+    assert all(o200k.seam_parts(t) == o200k.SEAM.split(t) for t in texts + ["", '"', '""a"', 'a""', '\n"'])
+    for text in texts[:40] + texts[-6:]:  # a text's count with endings, its start counted once
+        head = text[: len(text) * 2 // 3]
+        ending = o200k.O200kCounter(counter.ranks).ending_counter(head)
+        assert all(ending(e) == counter(head + e) for e in ("", "7}", "1234}", " x", "é9", '"q"', "\n\n}"))
     assert_same_counts(counter, texts)
     assert_same_counts(O200kCounter(counter.ranks), list(reversed(texts)))  # parts met in another order
 

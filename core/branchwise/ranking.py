@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from branchwise.errors import UsageError
@@ -114,6 +115,7 @@ class RankingSettings:
         return 1.0 if role == "source" else getattr(self, f"{role}_weight")
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of its strings, asked for every candidate of every search
 def role_of(path: str, path_class: str, language: str, qualified_name: str) -> str:
     """What a symbol is for a reader: source, test, docs (prose) or example."""
     if language in PROSE_LANGUAGES:

@@ -245,7 +245,7 @@ class Workspace:
         """Record the branch's own results that failed verification, for the next index run (stale.py)."""
         checked_out = not self.repo.bare and self.repo.current_branch() == branch
         stale.record_failures(self.index_dir, self.repo.name, branch, results,
-                              self.repo.dirty_paths() if checked_out else frozenset())
+                              self.repo.dirty_check() if checked_out else frozenset())
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""

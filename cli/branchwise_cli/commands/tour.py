@@ -127,7 +127,7 @@ def _check(args, workspace) -> int:
 def _fix(args, workspace) -> int:
     check = _checked(args, workspace)
     verifier = workspace.verifier(check.branch)
-    fixed, left, anchored = fix_tour(check, verifier.dirty)
+    fixed, left, anchored = fix_tour(check, verifier.dirty.paths())
     path = check.tour.save()
     for item in anchored:
         echo(f"anchored step {item.number}: {item.step.anchor} at {item.path} ({item.qualified_name}) "

@@ -14,8 +14,10 @@ hidden behind an equal timestamp; such an answer is read again next time.
 from __future__ import annotations
 
 import os
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -37,10 +39,28 @@ class RefCache:
                        common_dir / "config", home / ".gitconfig", xdg / "git" / "config"]
         self._folders = list(dict.fromkeys([common_dir / "refs", common_dir / "reftable", git_dir / "refs"]))
         self._answers: dict[str, tuple[Stamp, Any]] = {}
+        self._held = threading.local()
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Within the block (in this thread), the refs' files are stamped once, not for every
+        answer: one question's ref answers agree with each other, as of its first. An answer
+        read meanwhile is kept only under the stamp it was read at (`get`)."""
+        outer = getattr(self._held, "stamp", False)
+        if outer is False:
+            self._held.stamp = None
+        try:
+            yield
+        finally:
+            if outer is False:
+                self._held.stamp = False
 
     def get(self, key: str, read: Callable[[], Any]) -> Any:
         """`read()`'s answer, from memory when the refs have not moved since it was kept."""
-        stamp = self._stamp()
+        held = getattr(self._held, "stamp", False)  # False: not held; None: held, not stamped yet
+        stamp = held or self._stamp()
+        if held is None:
+            self._held.stamp = stamp
         kept = self._answers.get(key)
         if kept is not None and kept[0] == stamp:
             return _copy(kept[1])

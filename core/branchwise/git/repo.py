@@ -30,8 +30,10 @@ from branchwise.git import branches as gitbranches
 from branchwise.git import pathrules
 from branchwise.git.branches import BranchRef
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
+from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.refcache import RefCache
 from branchwise.git.safety import safe_environment
+from branchwise.git.worktree_status import DirtyCheck, WorkTreeStatus
 from branchwise.models import PathMarks
 
 BLOB_MODES = {"100644", "100755"}
@@ -82,6 +84,8 @@ class GitRepo:
         self._repo.git.update_environment(**safe_environment(self.git_dir, common_dir, self.work_tree))
         #: branches, remotes and the checked-out branch, kept while the ref files stand still
         self._refs = RefCache(self.git_dir, common_dir)
+        self._blobs = BlobMemo()
+        self._worktree_status = None if (tree := self.work_tree) is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
 
     @property
     def name(self) -> str:
@@ -180,6 +184,10 @@ class GitRepo:
             return self._repo.commit(git_arg(ref)).hexsha
         except (BadName, ValueError, GitCommandError, IndexError):  # IndexError: `main@{1000}` past the reflog
             raise UsageError(f"unknown revision {ref!r} in {self.name}") from None
+
+    def refs_held(self):
+        """A block in which the ref files are stamped once (one question: refcache.py)."""
+        return self._refs.held()
 
     def current_branch(self) -> str | None:
         """The checked-out branch, or None for a bare repository or a detached HEAD."""
@@ -295,10 +303,14 @@ class GitRepo:
                                "`git fsck`")
 
     def read_blob(self, blob: str) -> bytes:
-        """A blob's bytes; ValueError when the object store lacks it."""
+        """A blob's bytes; ValueError when the object store lacks it. The id names the bytes,
+        so the last ones read are kept (blob_memo.py): a warm server reads the same files again."""
+        kept = self._blobs.get(blob)
+        if kept is not None:
+            return kept
         if self.partial_clone and self.absent_objects([blob]):
             raise ValueError(f"blob {blob} is missing from the object store of {self.name}")
-        return self._repo.odb.stream(bytes.fromhex(blob)).read()
+        return self._blobs.put(blob, self._repo.odb.stream(bytes.fromhex(blob)).read())
 
     @cached_property
     def partial_clone(self) -> bool:
@@ -447,38 +459,32 @@ class GitRepo:
 
     # work tree --------------------------------------------------------------------------
 
-    @cached_property
-    def _status(self) -> dict[str, str]:
+    def _read_status(self) -> dict[str, str]:
         out = self._git("status", "--porcelain=v1", "-z", "--untracked-files=no", "--no-renames")
         return {name_from_git(rec[3:]): rec[:2] for rec in out.split("\0") if rec}
 
-    def dirty_paths(self) -> frozenset[str]:
-        """Tracked paths with uncommitted changes in the work tree (read once per instance)."""
-        return frozenset() if self.bare else frozenset(self._status)
+    def dirty_check(self) -> DirtyCheck:
+        """`dirty_paths` path by path, without a `git status` each time (worktree_status.py)."""
+        status = self._worktree_status
+        return DirtyCheck(None, ()) if status is None else status.check(self.head_commit())
 
-    def refresh_status(self) -> None:
-        """Forget the cached work-tree status, so that `dirty_paths` sees edits made since."""
-        self.__dict__.pop("_status", None)
+    def dirty_paths(self) -> frozenset[str]:
+        """Tracked paths with uncommitted changes in the work tree, as of now (one `git status`)."""
+        return self.dirty_check().paths()
 
     def untracked_paths(self) -> frozenset[str]:
         """Files in the work tree that git neither tracks nor ignores (e.g. a new, unadded file)."""
-        if self.bare:
-            return frozenset()
-        out = self._git("ls-files", "-z", "--others", "--exclude-standard")
+        out = "" if self.bare else self._git("ls-files", "-z", "--others", "--exclude-standard")
         return frozenset(name_from_git(path) for path in out.split("\0") if path)
 
     def read_work_file(self, path: str) -> bytes | None:
-        """A tracked file's bytes from the work tree; None if missing or not a regular file.
-
-        A path that resolves outside the work tree (through a symlink) is never read.
-        """
+        """A tracked file's bytes from the work tree; None if missing, not a regular file or
+        resolving outside the work tree (through a symlink)."""
         root = self.work_tree
         if root is None:
             return None
         full = work_tree_path(root, path)
-        if full.is_symlink() or not full.is_file():
-            return None
-        if root not in full.resolve().parents:
+        if full.is_symlink() or not full.is_file() or root not in full.resolve().parents:
             return None
         return full.read_bytes()
 

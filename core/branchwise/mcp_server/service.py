@@ -72,7 +72,7 @@ class AgentService:
             raise UsageError(f"detail must be one of {', '.join(views.DETAILS)}")
         if max_tokens is not None and max_tokens < MIN_ANSWER_TOKENS:
             raise UsageError(f"max_tokens must be at least {MIN_ANSWER_TOKENS} (the answer's frame takes about 150)")
-        with self._lock:
+        with self._lock, self._held(repository):
             ws, branch, freshness = self._open(repository, branch)
             request = SearchRequest(query=query, branch=branch, top_k=top_k, scope=scope,
                                     language=language, path_prefix=path_prefix, detail=detail)
@@ -103,7 +103,7 @@ class AgentService:
             raise UsageError("max_tokens must be at least 50 (the bundle's title alone takes about that)")
         if not 1 <= top_k <= MAX_TOP_K:
             raise UsageError(f"top_k must be between 1 and {MAX_TOP_K}")
-        with self._lock:
+        with self._lock, self._held(repository):
             ws, branch, freshness = self._open(repository, branch)
             request = SearchRequest(query=query, branch=branch, top_k=top_k)
             verifier = ws.verifier(branch)
@@ -200,6 +200,11 @@ class AgentService:
             raise UsageError(f"repository {repository!r} is not served here (served: "
                              f"{', '.join(sorted(self.workspaces))})")
         return self.workspaces[repository]
+
+    def _held(self, repository: str | None):
+        """One question reads the repository's refs once (refcache.py); an unknown repository
+        is refused here as `_open` would refuse it."""
+        return self._workspace(repository).repo.refs_held()
 
     def _open(self, repository: str | None, branch: str | None) -> tuple[Workspace, str, dict]:
         ws = self._workspace(repository)

@@ -205,15 +205,14 @@ class HybridSearch:
                            result.identity.qualified_name)
             return prior_factor(role, wanted, settings, result.identity.symbol_type)
 
-        results = []
-        for item in fuse(rankings, settings, unranked):
-            result = self._result(item.key, item.score, branch)
+        items = list(fuse(rankings, settings, unranked))
+        results = self._results([(item.key, item.score) for item in items], branch)
+        for item, result in zip(items, results):
             result.score = item.score * prior(result)
             result.dense_rank = item.ranks.get("dense")
             result.lexical_rank = item.ranks.get("lexical")
             result.name_rank = item.ranks.get("name")
             result.static_rank = item.ranks.get("static")
-            results.append(result)
         results.sort(key=lambda r: r.score, reverse=True)
         if len(rankings) > 1:  # fused: a single-channel mode stays that channel
             if "dense" in rankings and settings.doc_weight > 0:
@@ -299,6 +298,10 @@ class HybridSearch:
 
     def _result(self, key: Any, score: float, branch: BranchInfo) -> Result:
         raise NotImplementedError
+
+    def _results(self, scored: list[tuple[Any, float]], branch: BranchInfo) -> list[Result]:
+        """`_result` for each (key, score); a backend may read them all at once."""
+        return [self._result(key, score, branch) for key, score in scored]
 
     def parent_signature(self, result: Result) -> str | None:
         """The signature line of a result's enclosing symbol (for bundle headers)."""

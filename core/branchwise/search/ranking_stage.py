@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from branchwise.models import Result
@@ -128,6 +129,7 @@ def _is_prototype(result: Result) -> bool:
             and "{" not in result.text and result.text.rstrip().endswith(";"))
 
 
+@lru_cache(maxsize=1 << 16)
 def _is_reexport(path: str) -> bool:
     return PurePosixPath(path).name in REEXPORT_FILES or path.endswith(STUB_SUFFIXES)
 

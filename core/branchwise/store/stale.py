@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -45,7 +45,7 @@ def failures_of(results: Iterable[Result], branch: str) -> list[Result]:
 
 
 def record_failures(index_dir: Path, repository: str, branch: str, results: Iterable[Result],
-                    uncommitted: frozenset[str] = frozenset()) -> list[dict]:
+                    uncommitted: Container[str] = frozenset()) -> list[dict]:
     """Append one failure line per failed result (see `failures_of`) and return them.
 
     A failure in a file with uncommitted edits (`uncommitted`: the work tree's dirty paths when

@@ -7,7 +7,7 @@ out (uncommitted edits included), otherwise the branch tip, or any commit named 
 The checks run from cheapest to dearest, and each stops as soon as it can decide:
 
 1. version: indexed at the target commit and the file is clean -> `current`, with no file read
-   and no git call for the result (the dirty set is computed once per `Verifier`);
+   and no git call for the result (whether the file is dirty is asked per path: worktree_status.py);
 2. file: the git blob id of the file at the target equals the indexed blob -> content identical;
 3. symbol: re-chunk the current file and find the same identity; compare content hashes; a
    container keyed by its outline is compared by the text it carries (views.py): its full text
@@ -21,7 +21,10 @@ See docs/verification.md for the verdicts and the reasons.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from copy import copy
 from pathlib import PurePosixPath
 
 from git.exc import GitCommandError
@@ -30,6 +33,7 @@ from branchwise.chunking import chunk_file
 from branchwise.chunking.outline_key import is_skeleton
 from branchwise.errors import UsageError
 from branchwise.git.repo import GitRepo, git_blob_id
+from branchwise.git.worktree_status import DirtyCheck
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
 from branchwise.verify import views
 from branchwise.verify.container_text import fill_text
@@ -60,9 +64,9 @@ class Verifier:
         else:
             self.target_commit = repo.resolve_branch(branch)
             self.target = f"{branch} @ {self.target_commit[:7]}"
-        if self.uses_work_tree:
-            repo.refresh_status()  # a long-lived GitRepo (the review app) must see today's edits
-        self.dirty = repo.dirty_paths() if self.uses_work_tree else frozenset()
+        #: the work tree's dirty paths as of now (`path in dirty`; `dirty.paths()` for all of
+        #: them), answered without a `git status` while the last one still holds
+        self.dirty = repo.dirty_check() if self.uses_work_tree else DirtyCheck(None, ())
         #: file contents read so far (work-tree files and blobs); the fast path reads none
         self.files_read = 0
         self._tree: dict[str, str] | None = None
@@ -111,12 +115,8 @@ class Verifier:
         if skeleton is None or not result.blob:
             return None
         if result.blob not in self._blob_chunks:
-            try:
-                data = self.repo.read_blob(result.blob)
-            except (ValueError, OSError, KeyError):
-                data = None
-            self._blob_chunks[result.blob] = [] if data is None else chunk_file(
-                result.identity.repository, result.path, data, rules=self.rules).chunks
+            self._blob_chunks[result.blob] = blob_chunks(self.repo, result.identity.repository, result.path,
+                                                         result.blob, self.rules)
         chunks = self._blob_chunks[result.blob]
         same = [c for c in chunks if c.identity == result.identity and c.skeleton is not None]
         if not same:
@@ -218,7 +218,8 @@ class Verifier:
         work tree) dirty and untracked files, with the same file suffix as the result's file.
         """
         suffix = PurePosixPath(result.path).suffix.lower()
-        changed = self._changed_since_paths(result.commit) | self.dirty | self._untracked_paths() | {result.path}
+        changed = (self._changed_since_paths(result.commit) | self.dirty.paths() | self._untracked_paths()
+                   | {result.path})
         candidates = sorted(path for path in changed
                             if PurePosixPath(path).suffix.lower() == suffix and self.allows(path))
         fallback = None
@@ -278,8 +279,57 @@ class Verifier:
         key = (repository, path)
         if key not in self._chunks:
             data = self._read(path)
-            self._chunks[key] = [] if data is None else chunk_file(repository, path, data, rules=self.rules).chunks
+            self._chunks[key] = [] if data is None else _chunked(repository, path, git_blob_id(data), self.rules,
+                                                                 lambda: data)
         return self._chunks[key]
+
+
+#: the chunks of a file's content, kept across questions (a warm server re-verifies the same
+#: containers again and again): keyed by the blob id, which names the content, with the path
+#: and rules that decide how it is cut; each caller gets copies, so a kept chunk never changes
+_CHUNKED: OrderedDict[tuple, tuple[Chunk, ...]] = OrderedDict()
+#: up to this many bytes of the files cut (their chunks hold about twice that); a file larger
+#: than a sixteenth of it is not kept
+_CHUNKED_BYTES = 16 * 1024 * 1024
+_CHUNKED_SIZES: dict[tuple, int] = {}  # each kept file's bytes
+_CHUNKED_TOTAL = [0]  # their sum
+_CHUNKED_LOCK = threading.Lock()
+
+
+def blob_chunks(repo: GitRepo, repository: str, path: str, blob: str, rules) -> list[Chunk]:
+    """The chunks of `path` as the blob `blob` holds it (none when the blob is missing)."""
+
+    def read() -> bytes | None:
+        try:
+            return repo.read_blob(blob)
+        except (ValueError, OSError, KeyError):
+            return None
+
+    return _chunked(repository, path, blob, rules, read)
+
+
+def _chunked(repository: str, path: str, blob: str, rules, read: Callable[[], bytes | None]) -> list[Chunk]:
+    key = (repository, path, blob, rules)
+    with _CHUNKED_LOCK:
+        kept = _CHUNKED.get(key)
+    if kept is None:
+        data = read()
+        if data is None:
+            return []
+        kept = tuple(chunk_file(repository, path, data, rules=rules).chunks)
+        if len(data) <= _CHUNKED_BYTES // 16:
+            with _CHUNKED_LOCK:
+                if key not in _CHUNKED:
+                    _CHUNKED[key], _CHUNKED_SIZES[key] = kept, len(data)
+                    _CHUNKED_TOTAL[0] += len(data)
+                while _CHUNKED_TOTAL[0] > _CHUNKED_BYTES:
+                    dropped, _ = _CHUNKED.popitem(last=False)
+                    _CHUNKED_TOTAL[0] -= _CHUNKED_SIZES.pop(dropped)
+    else:
+        with _CHUNKED_LOCK:
+            if key in _CHUNKED:
+                _CHUNKED.move_to_end(key)
+    return [copy(chunk) for chunk in kept]
 
 
 def find_identity(chunks: list[Chunk], result: Result) -> Chunk | None:

@@ -20,7 +20,7 @@ from branchwise.models import Identity, PathClass, Result
 from branchwise.search.coverage import Coverage
 from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
 from branchwise.search.question_shape import shape_of
-from branchwise.store import Store
+from branchwise.store import Store, VersionRecord
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,16 @@ class Searcher(HybridSearch):
     # turning rows into results ------------------------------------------------------------
 
     def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
-        v = self.store.version_record(version_row)
+        return self._made(self.store.version_record(version_row), score, branch,
+                          self.store.live_places(version_row, branch.id))
+
+    def _results(self, scored: list[tuple[int, float]], branch: BranchInfo) -> list[Result]:
+        """Every candidate's record and live places in two statements, not two per candidate."""
+        rows = [row for row, _score in scored]
+        records, places = self.store.version_records(rows), self.store.live_places_of(rows, branch.id)
+        return [self._made(records[row], score, branch, places[row]) for row, score in scored]
+
+    def _made(self, v: VersionRecord, score: float, branch: BranchInfo, places: list) -> Result:
         result = Result(
             rank=0, score=score,
             identity=Identity(self.repository, v.path, v.language, v.symbol_type, v.qualified_name),
@@ -159,12 +168,12 @@ class Searcher(HybridSearch):
             version_id=v.version_id, signature=v.signature, docstring=v.docstring, parent=v.parent,
             imports=tuple(v.imports.splitlines()), path_class=PathClass(v.path_class), class_reason=v.class_reason,
         )
-        self._locate(result, version_row, branch)
+        self._locate(result, v.row, branch, places)
         return result
 
-    def _locate(self, result: Result, version_row: int, branch: BranchInfo) -> None:
-        """Where this version was indexed: the queried branch, another branch, or history."""
-        places = self.store.live_places(version_row, branch.id)
+    def _locate(self, result: Result, version_row: int, branch: BranchInfo, places: list) -> None:
+        """Where this version was indexed (`places`: its live places, the queried branch's
+        first): the queried branch, another branch, or history."""
         if places:
             name, commit, indexed_at, blob, start, end = places[0]
             place_live(result, branch.name, name, commit, indexed_at, (blob, start, end))

@@ -23,6 +23,7 @@ import hashlib
 import heapq
 import re
 from binascii import a2b_base64
+from collections.abc import Callable
 from itertools import accumulate
 from pathlib import Path
 
@@ -62,6 +63,26 @@ _CACHE_LIMIT = 200_000  # pieces; the cache starts again when it is full
 #: but for white space. JSON answers are cut at every string's end, so the entries an MCP
 #: answer counted on their own are found again inside the answer.
 SEAM = re.compile(r'(?<=[A-Za-z0-9])(?=")')
+_SEAM_BEFORE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def seam_parts(text: str) -> list[str]:
+    """`SEAM.split(text)`, about twice as fast: a split at every '"' and a look at the character
+    before it, instead of a look-behind at every position (a warm MCP answer counts itself
+    several times)."""
+    pieces = text.split('"')
+    out: list[str] = []
+    current = pieces[0]
+    for piece in pieces[1:]:
+        if current[-1:] in _SEAM_BEFORE:
+            out.append(current)
+            current = '"' + piece
+        else:
+            current += '"' + piece  # in place: CPython grows the one reference it holds
+    out.append(current)
+    return out
+
+
 _SEAMED_CHARS = 512  # shorter texts are counted whole
 _KEPT_CHARS = 8_000_000  # the counts of texts and seamed parts kept, by their total length
 _KEPT_LONGEST = 65_536  # longer texts are not kept (a bundle is counted once)
@@ -114,9 +135,24 @@ class O200kCounter:
         known = self._texts.get(text)
         if known is not None:
             return known
-        tokens = sum(map(self._part, SEAM.split(text)))
+        tokens = sum(map(self._part, seam_parts(text)))
         self._keep(text, tokens)
         return tokens
+
+    def ending_counter(self, head: str) -> Callable[[str], int]:
+        """`ending -> self(head + ending)`, with `head`'s seam parts counted once (a JSON answer
+        counting its own size tries `"tokens":N}` for several N). A seam depends only on the
+        character before a '"', so the parts of `head + ending` are `head`'s but the last,
+        then the parts of that last one followed by `ending`."""
+        parts = seam_parts(head)
+        before = sum(map(self._part, parts[:-1]))
+
+        def count(ending: str) -> int:
+            if len(head) + len(ending) <= _SEAMED_CHARS:
+                return self(head + ending)
+            return before + sum(map(self._part, seam_parts(parts[-1] + ending)))
+
+        return count
 
     def _part(self, text: str) -> int:
         known = self._texts.get(text)

@@ -24,6 +24,9 @@ ENCODING = "o200k_base"
 class TokenCounter:
     name: str  # what counted, for the manifest: "o200k_base (branchwise, tiktoken ranks)", ...
     count: Callable[[str], int]
+    #: `head -> (ending -> count(head + ending))`, cheaper than counting each whole text, where
+    #: the counter can (o200k.py); None: count whole texts
+    ending: Callable[[str], Callable[[str], int]] | None = None
 
     def __call__(self, text: str) -> int:
         return self.count(text) if text else 0
@@ -46,7 +49,7 @@ def _o200k() -> TokenCounter | None:
         counter = O200kCounter()
     except (OSError, EOFError, ZlibError, ValueError):  # the rank file missing, damaged or not o200k_base's
         return None
-    return TokenCounter(f"{ENCODING} (branchwise, tiktoken ranks)", counter)
+    return TokenCounter(f"{ENCODING} (branchwise, tiktoken ranks)", counter, counter.ending_counter)
 
 
 def _minilm_wordpiece() -> TokenCounter | None:

@@ -348,7 +348,7 @@ def _same_name_elsewhere(workspace, verifier: "Verifier", step: Step, commit: st
         changed = {c.path for c in repo.changed_files(commit, verifier.target_commit) if c.new_blob is not None}
     except GitCommandError:
         changed = set()
-    changed |= verifier.dirty
+    changed |= verifier.dirty.paths()
     if verifier.uses_work_tree:
         changed |= repo.untracked_paths()
     suffix = PurePosixPath(path).suffix.lower()
