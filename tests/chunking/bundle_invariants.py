@@ -13,6 +13,7 @@ from branchwise.chunking import chunk_file
 from branchwise.chunking.grammars import parse
 from branchwise.chunking.languages import grammar_for_file
 from branchwise.chunking.lines import LineTable
+from branchwise.chunking.naming import csharp_partial_parts
 from branchwise.chunking.symbols import find_symbols
 
 
@@ -35,7 +36,10 @@ def nesting_problems(path: str, data: bytes) -> list[str]:
     for c in result.chunks:
         chunks.setdefault((c.identity.symbol_type, re.sub(r"#\d+$", "", c.identity.qualified_name)), []).append(c)
     root = parse(grammar, data).root_node
-    for d in find_symbols(grammar, root, table).definitions:
+    definitions = find_symbols(grammar, root, table).definitions
+    if grammar == "c_sharp":  # a partial type's other parts are named `partial X`, as the chunker names them
+        csharp_partial_parts(definitions, path)
+    for d in definitions:
         if not d.symbol_type:
             continue
         end = d.node.end_byte if d.content_end is None else min(d.node.end_byte, d.content_end)
