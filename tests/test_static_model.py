@@ -65,6 +65,24 @@ def test_static_vectors_equal_model2vec_s_own():
     assert np.abs(ours - theirs).max() < 2e-3  # theirs sums in fp16
 
 
+def test_a_large_run_s_plain_tokenizer_gives_the_same_ids_and_vectors(monkeypatch):
+    """Past `PLAIN_FROM_CHARS` an index run tokenizes plain ASCII texts without BERT's normaliser:
+    the ids, and the vectors bit for bit, are those of the full tokenizer, texts with control
+    characters, accents or other scripts (which keep it) included."""
+    from branchwise.embedding import static_model
+
+    texts = TEXTS + ["Tab\there\x0cform\x0bfeed", "Ctl\x01A\x7fB x", "Café naïve", "[UNK] [PAD] Hello",
+                     "\r\nCRLF\r\n", "ÄÖÜ straße", "ＦＵＬＬ width", "class OrderAPIClient(BaseHTTP_Client):  # x"]
+    full = StaticEmbedder(STATIC)
+    expected = full.embed(texts)
+    assert full._plain is None  # a few texts never load the copy
+    monkeypatch.setattr(static_model, "PLAIN_FROM_CHARS", 0)
+    plain = StaticEmbedder(STATIC)
+    got = plain.embed(texts)
+    assert plain._plain and np.array_equal(got.view(np.uint32), expected.view(np.uint32))
+    assert plain._token_ids(texts) == [e.ids for e in full._tokenizer.encode_batch(texts, add_special_tokens=False)]
+
+
 def test_a_static_model_setting_is_checked(tmp_path):
     assert Config(static_model="none").static_identity is None
     assert Config(model="hashing-384").static_identity is None

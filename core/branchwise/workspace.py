@@ -27,20 +27,15 @@ from branchwise.git.names import git_arg
 from branchwise.git.repo import GitRepo
 from branchwise.git.standpoint import Standpoint, checked_out, enclosing_repository, meant_branch
 from branchwise.models import Result
-from branchwise.review import labels
-from branchwise.review.desk import Review
-from branchwise.review.status import freshness, repository_status
-from branchwise.search.access import ReadAccess, Restriction, current_user
-from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest
 from branchwise.store import (DB_FILE, Store, recorded_repositories, require_index, resolve_index_dir, stale,
                               worker_record)
 from branchwise.store.lock import WriteLock
-from branchwise.verify.live import live_symbol
-from branchwise.verify.snippets import verify_input
-from branchwise.verify.verifier import Verifier
 
 if TYPE_CHECKING:  # the write side and its migrations load only when an index run starts
     from branchwise.index.run import IndexReport, Progress
+    from branchwise.review.desk import Review
+    from branchwise.search.access import ReadAccess, Restriction
+    from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest
 
 #: command-line names of the backend choices, as `Workspace(backend={...})` takes them
 _BACKEND_FLAGS = {"kind": "backend", "url": "qdrant_url", "path": "qdrant_path"}
@@ -88,6 +83,7 @@ class Workspace:
         for ws in set(every) - set(readable):
             ws.close()
         if not readable:
+            from branchwise.search.access import current_user
             raise AccessDeniedError(f"user {current_user(every[-1].user)!r} may read none of the repositories in the index")
         return readable
 
@@ -145,13 +141,11 @@ class Workspace:
         """Index branches (default: the checked-out one), with `prune`, `gc`, `rebuild`, stale-file
         and background-embedding options and `tags` as branches: index/run.py says what each does."""
         from branchwise.index import run
-
         return run.index(self, branches, all_branches, progress, wait, prune, gc, rebuild, stale_only, background, tags)
 
     def collect_garbage(self, retention_days: float | None = None, wait: bool = False) -> int:
         """Remove versions no branch uses once their retention (default: config.toml's) has passed."""
         from branchwise.index import run
-
         return run.collect_garbage(self, retention_days, wait)
 
     def dense_coverage(self, branch: str):
@@ -172,7 +166,6 @@ class Workspace:
     def hooks(self):
         """The git hooks that refresh this index in the background (index/hooks.py)."""
         from branchwise.index.hooks import RepositoryHooks
-
         return RepositoryHooks(self.repo, self.index_dir)
 
     def require_readable(self) -> None:
@@ -186,6 +179,7 @@ class Workspace:
     @cached_property
     def access(self) -> ReadAccess:
         """What the user may read of this repository (search/access.py)."""
+        from branchwise.search.access import ReadAccess
         return ReadAccess(self.index_dir, self.repo.name, self.user)
 
     @property
@@ -219,8 +213,8 @@ class Workspace:
         """Search, verify every result against its target, apply reviewer labels, and record the
         branch's own results that failed as stale (stale.py). `verifier` (for `request.branch`)
         lets many searches, or a search and its bundle, share one target lookup."""
+        from branchwise.review import labels
         from branchwise.verify import views
-
         if request.detail not in views.DETAILS:
             raise UsageError(f"unknown detail {request.detail!r} (choose from {', '.join(views.DETAILS)})")
         request = dataclasses.replace(request, allowed_prefixes=self.access.narrowed(request.allowed_prefixes),
@@ -237,6 +231,7 @@ class Workspace:
 
     def neighbours(self, branch: str, vectors, depth: int) -> list[list[Result]]:
         """The nearest live symbols of `branch` to each vector, unverified (search.py)."""
+        from branchwise.search.hybrid import SearchRequest
         request = SearchRequest(query="", branch=branch, top_k=depth, mode="dense",
                                 allowed_prefixes=self.access.narrowed(None))
         return self.searcher.neighbours(request, vectors, depth)
@@ -249,18 +244,22 @@ class Workspace:
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""
+        from branchwise.review.status import repository_status
         return repository_status(self)
 
     def freshness(self, count_for: set[str] | None = None) -> list[dict]:
         """Each indexed branch's commit against its tip (commits behind counted for `count_for`, default all)."""
+        from branchwise.review.status import freshness
         return freshness(self, count_for)
 
     def apply_labels(self, results: list[Result]) -> list[Result]:
         """Give results the reviewer labels stored for their versions (what `search` does)."""
+        from branchwise.review import labels
         return labels.apply_labels(self.store.conn, results)
 
     def verifier(self, branch: str, against: str | None = None):
         """A verifier for results of `branch`: against its work tree, its tip, or `against`."""
+        from branchwise.verify.verifier import Verifier
         return Verifier(self.repo, branch, against, rules=self.config.chunking_rules(),
                         allows=None if self.restriction is None else self.restriction.allows)
 
@@ -270,20 +269,19 @@ class Workspace:
 
     def verify_snippets(self, source: Path | str, branch: str | None = None, against: str | None = None) -> list[dict]:
         """Verdicts for a snippet list or a saved `search --json` output (see snippets.py)."""
+        from branchwise.verify.snippets import verify_input
         return verify_input(source, self.repo, branch=branch, against=against, rules=self.config.chunking_rules(),
                             allows=self.access.allows)
 
     def diff(self, branch: str, base: str | None = None, impact: bool = True, refresh: bool = True, progress=None):
         """The symbol diff of `branch` against its merge-base with `base` (branchdiff.py)."""
         from branchwise.review.branchdiff import build_diff
-
         return build_diff(self, branch, base, impact=impact, refresh=refresh, progress=progress)
 
     def check_tour(self, tour, branch: str):
         """Verify every step of a tour against `branch`, withholding steps the user may not read (tours/)."""
         from branchwise.review.tours import check_tour
         from branchwise.review.tours.withheld import withhold_unreadable
-
         return withhold_unreadable(check_tour(self, tour, branch), self.access.may_read)
 
     def inspect(self, branch: str) -> list[dict]:
@@ -292,9 +290,11 @@ class Workspace:
 
     def live_symbol(self, branch: str, path: str, qualified_name: str) -> Result:
         """The version of one symbol in a branch's live set, its text read from git (verify/live.py)."""
+        from branchwise.verify.live import live_symbol
         return live_symbol(self, branch, path, qualified_name)
 
     @cached_property
     def review(self) -> Review:
         """The reviewer's jobs: labels, pins, bundles and export, statistics (review/desk.py)."""
+        from branchwise.review.desk import Review
         return Review(self)

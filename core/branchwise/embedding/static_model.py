@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import re
 import struct
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,12 @@ from branchwise.errors import UsageError
 WEIGHTS_FILE = "model.safetensors"
 MATRIX = "embeddings"
 _DTYPES = {"F16": np.float16, "F32": np.float32}
+#: tokens in one call from which the whole matrix is widened to float32 first
+WIDEN_FROM_TOKENS = 20_000
+#: characters embedded from which a second tokenizer, for plain ASCII texts, pays for its load
+PLAIN_FROM_CHARS = 200_000
+#: the control characters BERT's normaliser removes (tab, newline and carriage return it keeps)
+_REMOVED_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def is_static_model(model: str) -> bool:
@@ -54,6 +61,9 @@ class StaticEmbedder:
         self._unknown: int | None = None
         self._max_length: int | None = None
         self._max_chars: int | None = None
+        self._wide: np.ndarray | None = None  # the matrix as float32, once a batch is large
+        self._plain: Any = None  # the tokenizer for plain ASCII texts, once many were embedded
+        self._chars = 0  # characters tokenized so far
         header = _header(Path(model_location(model)) / WEIGHTS_FILE)
         self.dim = int(header[MATRIX]["shape"][1])
 
@@ -97,15 +107,81 @@ class StaticEmbedder:
         if not texts:
             return out
         self._load()
+        ids = [[i for i in tokens if i != self._unknown] for tokens in self._token_ids(self._cut(texts))]
+        lengths = np.fromiter(map(len, ids), dtype=np.intp, count=len(ids))
+        used = int(np.count_nonzero(lengths))
+        if not used:
+            return out
+        # the texts longest first, so that those still going at token position i are a prefix
+        order = np.argsort(-lengths, kind="stable")[:used]
+        counts = lengths[order]
+        padded = np.zeros((used, int(counts[0])), dtype=np.intp)
+        for position, row in enumerate(order.tolist()):
+            padded[position, : len(ids[row])] = ids[row]
+        table = self._rows_table(int(counts.sum()))
+        # each text's tokens added in their order, as `table[ids].mean(axis=0)` adds them (a
+        # reduction over the first axis is sequential): the same float32 sums, bit for bit, in
+        # one numpy operation per token position rather than several per text
+        sums = table[padded[:, 0]].astype(np.float32)
+        going = np.searchsorted(-counts, -np.arange(padded.shape[1]), side="left")  # texts longer than i
+        for position in range(1, padded.shape[1]):
+            live = int(going[position])
+            sums[:live] += table[padded[:live, position]]
+        means = (sums / counts[:, None]).astype(np.float32)  # mean's division: by the intp count
+        norms = np.array([float(np.linalg.norm(vector)) for vector in means], dtype=np.float32)
+        out[order] = means / np.where(norms > 0, norms, np.float32(1))[:, None]
+        return out
+
+    def _token_ids(self, texts: list[str]) -> list[list[int]]:
+        """Each text's token ids. BERT's normaliser (control characters removed, whitespace made
+        spaces, Chinese characters spaced, accents stripped, lower case) costs a third of the
+        tokenizer's time; on a text of ASCII without the control characters it removes, only the
+        lower case changes anything (the pre-tokenizer splits at any whitespace), so once a run
+        has embedded many texts those go through a copy of the tokenizer that only lower-cases:
+        the same ids (tests/test_static_model.py compares them)."""
+        self._chars += sum(map(len, texts))
+        plain = self._plain_tokenizer()
+        if plain is None:
+            return [encoding.ids for encoding in self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)]
+        simple = [text.isascii() and _REMOVED_CONTROLS.search(text) is None for text in texts]
+        ids: list[list[int]] = [[] for _text in texts]
+        for tokenizer, chosen in ((plain, True), (self._tokenizer, False)):
+            rows = [row for row, flag in enumerate(simple) if flag is chosen]
+            encodings = tokenizer.encode_batch_fast([texts[row] for row in rows], add_special_tokens=False)
+            for row, encoding in zip(rows, encodings):
+                ids[row] = encoding.ids
+        return ids
+
+    def _plain_tokenizer(self) -> Any:
+        """The lower-casing copy of the tokenizer, loaded once `PLAIN_FROM_CHARS` characters were
+        tokenized (a search's question never loads it); None for a normaliser other than BERT's."""
+        if self._plain is None and self._chars >= PLAIN_FROM_CHARS:
+            from tokenizers import Tokenizer, normalizers
+
+            bert = self._tokenizer.normalizer
+            if not (isinstance(bert, normalizers.BertNormalizer) and bert.clean_text and bert.lowercase
+                    and bert.strip_accents in (None, True)):
+                self._plain = False
+                return None
+            plain = Tokenizer.from_file(str(Path(model_location(self.model)) / "tokenizer.json"))
+            plain.no_padding()
+            if self._max_length:  # as _load set the tokenizer's own
+                plain.enable_truncation(self._max_length)
+            else:
+                plain.no_truncation()
+            plain.normalizer = normalizers.Lowercase()
+            self._plain = plain
+        return self._plain or None
+
+    def _rows_table(self, tokens: int) -> np.ndarray:
+        """The token matrix to read `tokens` rows from: the mapped file (its stored type, a row
+        widened as it is read) for a few, the whole matrix widened to float32 once for many (a
+        few tens of milliseconds, where widening row by row costs more: an index run)."""
         table = self._table
         assert table is not None  # _load made it
-        for row, encoding in enumerate(self._tokenizer.encode_batch(self._cut(texts), add_special_tokens=False)):
-            ids = [i for i in encoding.ids if i != self._unknown]
-            if ids:
-                vector = table[ids].astype(np.float32).mean(axis=0)
-                norm = float(np.linalg.norm(vector))
-                out[row] = vector / norm if norm > 0 else vector
-        return out
+        if self._wide is None and tokens >= WIDEN_FROM_TOKENS:
+            self._wide = table.astype(np.float32)
+        return self._wide if self._wide is not None else table
 
 
 def _header(path: Path) -> dict:
