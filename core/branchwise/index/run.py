@@ -77,7 +77,7 @@ def index(ws, branches: list[str], all_branches: bool = False, progress: Progres
         # else the static stage follows, seconds long, and checkpoints when done: the branches'
         # pages and its own in one copy (one pair of fsyncs less), before any transformer starts
         if static_vectors is not None:
-            _static_stage(ws, static_vectors, vectors, report, order)
+            _static_stage(ws, static_vectors, vectors, report, order, local)
         others = [static_vectors] if static_vectors is not None else []
         _embedding_stage(ws, lock, vectors, report, order, progress, background and local, others)
     return report
@@ -112,13 +112,13 @@ def embedding_first(ws, order: list[str]) -> list[str]:
 
 
 def _static_stage(ws, static_vectors: VectorStore, vectors: VectorStore, report: IndexReport,
-                  order: list[str]) -> None:
+                  order: list[str], local: bool) -> None:
     """The first dense stage: every version missing a static vector gets one now, in the
-    foreground (a table lookup per token: seconds where the transformer takes minutes)."""
+    foreground (a table lookup per token: seconds where the transformer takes minutes); a
+    local index saves each batch, a shared server is published once, after the stage."""
     static = ws.static_embedder
     assert static is not None  # only called with a static stage
     work = embedstage.plan(ws.store, ws.repo.name, static.name, embedding_first(ws, order))
-    local = ws.backend.kind == "faiss"  # a shared server is published once, after the stage
     outcome = embedstage.embed_missing(ws.store, static, static_vectors, work, save_each_batch=local,
                                        others=[vectors] if local else [])
     static_vectors.save()
