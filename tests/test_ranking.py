@@ -129,11 +129,12 @@ def test_weighted_fusion_counts_each_channel_by_its_weight():
 
 def test_prior_puts_source_before_tests_and_docs(repo, tmp_path):
     question = "cancel order"
-    # the docstring rerank off too: only the source has a docstring, so it alone would lift it
-    off = {"test_weight": 1, "docs_weight": 1, "example_weight": 1, "doc_weight": 0}
+    # the docstring rerank off too: only the source has a docstring, so it alone would lift it;
+    # and the path boost, which lifts `orders.py` for "order" by itself
+    off = {"test_weight": 1, "docs_weight": 1, "example_weight": 1, "doc_weight": 0, "path_boost": 0}
     plain = _workspace(repo, tmp_path / "plain", off).search(SearchRequest(question, "main", top_k=5))
     assert plain[0].identity.path != "shop/orders.py"  # the tests say "cancel order" more often
-    prior = _workspace(repo, tmp_path / "prior")  # the defaults
+    prior = _workspace(repo, tmp_path / "prior", {"path_boost": 0})  # the default prior
     first = prior.search(SearchRequest(question, "main", top_k=5))[0]
     assert (first.identity.path, first.identity.qualified_name) == ("shop/orders.py", "cancel_order")
 

@@ -11,8 +11,8 @@ import pytest
 from branchwise.lexical import name_query
 from branchwise.models import Identity, Result
 from branchwise.ranking import RankingSettings
-from branchwise.search.question_shape import defines, path_word_share, shape_of, stem_names
-from branchwise.search.ranking_stage import older_copies, restage
+from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, stem_names
+from branchwise.search.ranking_stage import named_files, older_copies, restage
 
 OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
 
@@ -81,6 +81,28 @@ def test_path_words_lift_the_file_they_name():
     candidates = [result("lib/app.py", "handle", 1.0), result("lib/cookies.py", "sign", 0.8)]
     staged = restage("how are cookies signed", candidates, replace(OFF, path_boost=1.0))
     assert order(staged)[0] == "lib/cookies.py::sign"
+
+
+def test_a_file_is_named_only_by_words_that_spell_its_whole_name():
+    assert names_file(frozenset({"command", "dispatch"}), "railties/lib/rails/command.rb")
+    assert names_file(frozenset({"path", "management"}), "lib/rails/paths.rb")
+    assert names_file(frozenset({"publish", "notification"}), "src/NotificationPublisher.cs")
+    # a name that says more than the question, or abbreviates one of its words, is not named
+    assert not names_file(frozenset({"group", "routes", "prefix"}), "Slim/Interfaces/RouteGroupInterface.php")
+    assert not names_file(frozenset({"decode", "string", "bytes"}), "okio/SegmentedByteString.kt")
+    assert not names_file(frozenset({"walk", "argument", "list"}), "args.go")
+    assert not names_file(frozenset({"anything"}), "a/__init__.py")  # no part of three letters
+
+
+def test_only_the_best_chunk_of_the_files_named_most_fully_gains():
+    words = shape_of("write the bash completion script to a file").words
+    named = named_files(words, ["bash_completions.go", "completions.go", "command.go"])
+    assert set(named) == {"bash_completions.go"}  # completions.go carries fewer of the words
+    candidates = [result("command.go", "Execute", 1.0), result("completion.go", "Gen", 0.9),
+                  result("completion.go", "GenFile", 0.85), result("completion_test.go", "TestGen", 0.8)]
+    staged = restage("how completion works", candidates, replace(OFF, path_boost=1.0))
+    assert order(staged) == ["completion.go::Gen", "command.go::Execute", "completion.go::GenFile",
+                             "completion_test.go::TestGen"]
 
 
 def test_chunks_inside_a_chunk_ranked_above_decay_and_siblings_do_not():

@@ -87,10 +87,10 @@ class RankingSettings:
     doc_depth: float = 10
     #: the ranking stage after fusion (ranking_stage.py); 0 switches a boost off, 1 a multiplier.
     #: Kept on only where it helps on the peer benchmark without losing on click, cobra or the
-    #: language bundles (bench/results/2026-12-06-ranking-stage.md): the path boost, the decay
-    #: and coherence each lift the peer benchmark but lose on one of those, so they are off
+    #: language bundles (bench/results/2026-12-06-ranking-stage.md, 2026-12-06-ranking-s54.md):
+    #: the decay and coherence each lift the peer benchmark but lose on one of those, so they are off
     definition_boost: float = 3.0
-    path_boost: float = 0.0
+    path_boost: float = 1.0
     file_coherence: float = 0.0
     file_decay: float = 1.0
     reexport_weight: float = 0.5

@@ -107,6 +107,24 @@ def path_word_share(words: frozenset[str], path: str) -> float:
     return matched / len(words)
 
 
+def names_file(words: frozenset[str], path: str) -> bool:
+    """Whether the question's words spell the file's whole name: every part of its stem (of
+    three letters or more, not a stop word) is one of the words (`command.rb` for "command
+    dispatch"), so a file whose name also says something the question does not
+    (`RouteGroupInterface.php` for "group routes", `SegmentedByteString.kt` for "bytes of a
+    string") is not taken for the file the question names."""
+    parts = [_singular(part) for part in _stem_parts(path)]
+    asked = {_singular(word) for word in words}
+    return bool(parts) and all(part in asked or any(len(word) >= _MIN_PREFIX and part.startswith(word) for word in asked)
+                               for part in parts)
+
+
+@lru_cache(maxsize=4096)
+def _stem_parts(path: str) -> tuple[str, ...]:
+    stem = PurePosixPath(path).stem.replace("-", "_")
+    return tuple(part for part in split_identifier(stem) if len(part) > 2 and part not in STOP_WORDS)
+
+
 def _singular(word: str) -> str:
     """A plural's singular, roughly: `dependencies` -> `dependency`, `cookies` -> `cookie`."""
     if word.endswith("ies") and len(word) > 4:

@@ -6,8 +6,12 @@ cannot see decide many questions on real repositories:
 - a question that is only a name asks for its definition: the symbol of that name jumps to
   the top (`definition_boost` times the best fused score; half that for a name written in
   code form inside a sentence, more when the file is named after it too);
-- the words of a sentence often name the file or folder of the answer: a candidate gains
-  `path_boost` times the best score times the share of the question's words its path carries;
+- the words of a sentence often name the file of the answer ("Rails command dispatch" and
+  `command.rb`): the best chunk of a file whose whole name the words spell gains `path_boost`
+  times the best score times the share of the question's words its path carries (only the
+  files with the largest share, once each: a boost to every chunk of a named file, or to a
+  file whose name says more than the question, filled the top 10 with it and lost on the
+  symbol-level benchmarks);
 - a reader, like the peer benchmark's scorer, is served by the top 10 covering the code, not by
   the same lines twice: a chunk whose lines lie inside a chunk of its file ranked above it (a
   method under its class's outline) is multiplied by `file_decay` once per such chunk; and,
@@ -21,9 +25,9 @@ prototypes (a function declared without its body) and older copies of the code k
 version folder (`v1/` beside the package it preceded, `v3/` beside `v4/`) repeat names defined
 elsewhere: they are multiplied by `reexport_weight`. A prototype's header often carries the documentation a
 question matches, so the definition of the same name scores at least what its prototype did. Every piece has its own setting
-in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default only the definition
-boost and the re-export weight are on: the path boost, the decay and coherence lift a
-file-level benchmark but cost the symbol-level ones (docs/ranking.md).
+in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default the definition boost,
+the path boost and the re-export weight are on: the decay and coherence lift a file-level
+benchmark but cost the symbol-level ones (docs/ranking.md).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from pathlib import PurePosixPath
 
 from branchwise.models import Result
 from branchwise.ranking import role_of
-from branchwise.search.question_shape import defines, path_word_share, shape_of, stem_names
+from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, stem_names
 
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)
@@ -64,6 +68,7 @@ def restage(question: str, results: list[Result], settings,
     if settings.reexport_weight != 1.0:
         _lift_definitions(results)
         older = older_copies({result.identity.path for result in results})
+    named = named_files(shape.words, [r.identity.path for r in results]) if settings.path_boost > 0 else {}
     for result in results:
         path = result.identity.path
         if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result) or path in older):
@@ -73,10 +78,8 @@ def restage(question: str, results: list[Result], settings,
             tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
             scale = 1.0 if shape.bare else EMBEDDED_SCALE
             result.score += best * settings.definition_boost * tier * scale * prior(result)
-        if shape.words and settings.path_boost > 0:
-            share = path_word_share(shape.words, path)
-            if share >= MIN_PATH_SHARE:
-                result.score += best * settings.path_boost * share * prior(result)
+        if path in named:  # the file's best chunk, once
+            result.score += best * settings.path_boost * named.pop(path) * prior(result)
     if settings.file_coherence > 0:
         _cohere(results, best * settings.file_coherence)
     results.sort(key=lambda r: r.score, reverse=True)
@@ -89,6 +92,17 @@ def restage(question: str, results: list[Result], settings,
             spans.append((result.start_line, result.end_line))
         results.sort(key=lambda r: r.score, reverse=True)
     return results
+
+
+def named_files(words: frozenset[str], paths: list[str]) -> dict[str, float]:
+    """The files a sentence names, with the share of its words their paths carry: of the files
+    whose whole name the words spell (question_shape.names_file), those that carry the largest
+    share (at least MIN_PATH_SHARE). "bash completion script" names `bash_completions.go`
+    before `completions.go`, and neither `RouteGroupInterface.php` for "group routes"."""
+    shares = {path: path_word_share(words, path) for path in set(paths)} if words else {}
+    shares = {path: share for path, share in shares.items() if share >= MIN_PATH_SHARE and names_file(words, path)}
+    top = max(shares.values(), default=0.0)
+    return {path: share for path, share in shares.items() if share == top}
 
 
 def older_copies(paths: set[str]) -> set[str]:
