@@ -156,6 +156,13 @@ def test_an_older_copy_under_a_version_folder_steps_back():
     assert order(restage("what", candidates, replace(OFF, reexport_weight=0.5)))[0] == "pydantic/main.py::BaseModel"
 
 
+def test_a_step_back_weighs_the_boosts_too():
+    # the older copy defines the name as well: its boost is weighted as its score, or it wins
+    candidates = [result("src/v3/types.ts", "ZodType", 1.0, "class"), result("src/v4/schemas.ts", "ZodType", 0.4, "class")]
+    staged = restage("ZodType", candidates, replace(OFF, reexport_weight=0.5, definition_boost=3.0))
+    assert order(staged)[0] == "src/v4/schemas.ts::ZodType"
+
+
 def test_everything_off_keeps_the_fused_order():
     candidates = [result("a.py", "one", 1.0), result("a.py", "two", 0.9), result("pkg/__init__.py", "Router", 0.5)]
     assert order(restage("Router", candidates, OFF)) == ["a.py::one", "a.py::two", "pkg/__init__.py::Router"]

@@ -71,15 +71,17 @@ def restage(question: str, results: list[Result], settings,
     named = named_files(shape.words, [r.identity.path for r in results]) if settings.path_boost > 0 else {}
     for result in results:
         path = result.identity.path
+        weight = prior(result)  # a boost is weighted as the score it adds to
         if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result) or path in older):
             result.score *= settings.reexport_weight
+            weight *= settings.reexport_weight
         if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
                 and defines(result.identity.qualified_name, shape.names):
             tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
             scale = 1.0 if shape.bare else EMBEDDED_SCALE
-            result.score += best * settings.definition_boost * tier * scale * prior(result)
+            result.score += best * settings.definition_boost * tier * scale * weight
         if path in named:  # the file's best chunk, once
-            result.score += best * settings.path_boost * named.pop(path) * prior(result)
+            result.score += best * settings.path_boost * named.pop(path) * weight
     if settings.file_coherence > 0:
         _cohere(results, best * settings.file_coherence)
     results.sort(key=lambda r: r.score, reverse=True)
