@@ -77,6 +77,9 @@ def test_roles_of_symbols():
     assert role_of("docs/testing.md", "docs", "markdown", "testing.md") == "docs"
     assert role_of("examples/aliases/aliases.py", "source", "python", "AliasedGroup") == "example"
     assert role_of("src/context.py", "source", "python", "Testing") == "source"
+    # Rust's inline `#[cfg(test)] mod tests` in a source file
+    assert role_of("tokio/src/util/memchr.rs", "source", "rust", "tests.memchr_empty") == "test"
+    assert role_of("tokio/src/util/memchr.rs", "source", "rust", "memchr") == "source"
 
 
 def test_a_name_makes_a_test_only_in_test_files_and_test_classes():

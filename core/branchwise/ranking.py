@@ -40,6 +40,7 @@ MODULE_LEVEL_KINDS = frozenset({"module", "constant", "config", "file"})
 #: `App.test_request_context`, or a `TestClient` class it ships, is source
 _TEST_CLASS = re.compile(r"^Test([A-Z_]\w*)?$")
 _TEST_FUNCTION = re.compile(r"^test(_\w*)?$")
+_TEST_MODULES = frozenset({"tests", "test"})
 _TEST_WORDS = r"(unit |integration )?(tests?|test ?cases?|testing|specs?)"
 _DOCS_WORDS = r"(docs?|documentation|guide|tutorial|readme|how-?to)"
 #: a question asks for a role when it opens with it ("tests for ...", "docs on ...", "test running
@@ -128,7 +129,11 @@ def role_of(path: str, path_class: str, language: str, qualified_name: str) -> s
 
 
 def _is_test_method(qualified_name: str) -> bool:
+    """A test method of a test class (`TestOrders.test_cancel`), or anything inside a module
+    named `tests` (Rust's `#[cfg(test)] mod tests` beside the code it tests)."""
     parts = re.sub(r"#\d+$", "", qualified_name).split(".")
+    if any(part in _TEST_MODULES for part in parts[:-1]):
+        return True
     classes = [i for i, part in enumerate(parts[:-1]) if _TEST_CLASS.match(part)]
     return bool(classes) and any(_TEST_FUNCTION.match(part) for part in parts[classes[0] + 1:])
 
