@@ -11,7 +11,7 @@ import pytest
 from branchwise.lexical import name_query
 from branchwise.models import Identity, Result
 from branchwise.ranking import RankingSettings
-from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, stem_names
+from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, spells_name, stem_names
 from branchwise.search.ranking_stage import named_files, older_copies, restage
 
 OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
@@ -92,6 +92,19 @@ def test_a_file_is_named_only_by_words_that_spell_its_whole_name():
     assert not names_file(frozenset({"decode", "string", "bytes"}), "okio/SegmentedByteString.kt")
     assert not names_file(frozenset({"walk", "argument", "list"}), "args.go")
     assert not names_file(frozenset({"anything"}), "a/__init__.py")  # no part of three letters
+
+
+def test_a_file_named_by_the_question_does_not_displace_the_symbol_its_words_spell():
+    assert spells_name(frozenset({"order", "total", "price"}), "order_total")
+    assert spells_name(frozenset({"optimizer", "thresholds"}), "Config.optimizer_thresholds#2")
+    assert not spells_name(frozenset({"order", "price"}), "order_total")
+    assert not spells_name(frozenset({"order"}), "Order")  # one word is no name in words
+    candidates = [result("src/pricing.py", "order_total", 1.0), result("src/orders.py", "place_order", 0.9)]
+    staged = restage("order total price", candidates, replace(OFF, path_boost=1.0))
+    assert order(staged)[0] == "src/pricing.py::order_total"
+    # the same file is named when the channels' first result is not a name the words spell
+    candidates = [result("src/pricing.py", "sum_items", 1.0), result("src/orders.py", "place_order", 0.9)]
+    assert order(restage("order total price", candidates, replace(OFF, path_boost=1.0)))[0] == "src/orders.py::place_order"
 
 
 def test_only_the_best_chunk_of_the_files_named_most_fully_gains():

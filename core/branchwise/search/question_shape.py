@@ -119,10 +119,22 @@ def names_file(words: frozenset[str], path: str) -> bool:
                                for part in parts)
 
 
+def spells_name(words: frozenset[str], qualified_name: str) -> bool:
+    """Whether the question's words spell a symbol's own name of two words or more
+    ("optimizer thresholds" and `optimizer_thresholds`, "order total price" and `order_total`)."""
+    parts = {_singular(part) for part in _name_parts(re.sub(r"#\d+$", "", qualified_name).rsplit(".", 1)[-1])}
+    return len(parts) >= 2 and parts <= {_singular(word) for word in words}
+
+
 @lru_cache(maxsize=4096)
 def _stem_parts(path: str) -> tuple[str, ...]:
-    stem = PurePosixPath(path).stem.replace("-", "_")
-    return tuple(part for part in split_identifier(stem) if len(part) > 2 and part not in STOP_WORDS)
+    return _name_parts(PurePosixPath(path).stem.replace("-", "_"))
+
+
+@lru_cache(maxsize=1 << 14)
+def _name_parts(name: str) -> tuple[str, ...]:
+    """A name's words of three letters or more that are not stop words."""
+    return tuple(part for part in split_identifier(name) if len(part) > 2 and part not in STOP_WORDS)
 
 
 def _singular(word: str) -> str:

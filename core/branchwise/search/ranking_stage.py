@@ -11,7 +11,8 @@ cannot see decide many questions on real repositories:
   times the best score times the share of the question's words its path carries (only the
   files with the largest share, once each: a boost to every chunk of a named file, or to a
   file whose name says more than the question, filled the top 10 with it and lost on the
-  symbol-level benchmarks);
+  symbol-level benchmarks); not when the channels' first result is a symbol whose name the
+  words spell ("order total price" and `order_total`);
 - a reader, like the peer benchmark's scorer, is served by the top 10 covering the code, not by
   the same lines twice: a chunk whose lines lie inside a chunk of its file ranked above it (a
   method under its class's outline) is multiplied by `file_decay` once per such chunk; and,
@@ -39,7 +40,7 @@ from pathlib import PurePosixPath
 
 from branchwise.models import Result
 from branchwise.ranking import role_of
-from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, stem_names
+from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, spells_name, stem_names
 
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)
@@ -68,7 +69,9 @@ def restage(question: str, results: list[Result], settings,
     if settings.reexport_weight != 1.0:
         _lift_definitions(results)
         older = older_copies({result.identity.path for result in results})
-    named = named_files(shape.words, [r.identity.path for r in results]) if settings.path_boost > 0 else {}
+    named = {}
+    if settings.path_boost > 0 and not spells_name(shape.words, results[0].identity.qualified_name):
+        named = named_files(shape.words, [r.identity.path for r in results])
     for result in results:
         path = result.identity.path
         weight = prior(result)  # a boost is weighted as the score it adds to
