@@ -3,7 +3,7 @@
 A cold CLI search is mostly import time, so each heavy module it does not need is time every
 question pays: the chunker and its grammars (needed only to outline a large result), the
 write side of the index, the bundle, the other commands' modules, a colouring library, a
-neural runtime. This runs a real `python -X importtime -m branchwise_cli search` on a small
+neural runtime, GitPython. This runs a real `python -X importtime -m branchwise_cli search` on a small
 static-only index (`transformer = false`) and reads which modules it imported: a re-added
 top-level import anywhere on the path fails here, with no clock involved. The repository holds
 functions only: a class among the results (stored as its skeleton) or a result long enough to
@@ -23,7 +23,9 @@ HEAVY = ("tree_sitter", "tree_sitter_language_pack", "branchwise.chunking.chunke
          "branchwise.index.run", "branchwise.index.indexer", "branchwise.index.parsing", "branchwise.review.bundle",
          "branchwise.review.branchdiff", "branchwise_cli.commands.diff", "branchwise_cli.commands.review",
          "pathspec", "pygments", "textual", "branchwise_tui", "onnxruntime", "torch", "transformers",
-         "sentence_transformers", "model2vec", "qdrant_client")
+         "sentence_transformers", "model2vec", "qdrant_client",
+         # GitPython: its imports and two `git version` processes (git/command.py runs git)
+         "git")
 #: what the static path does need: seeing these proves the import log was read
 NEEDED = ("numpy", "faiss", "tokenizers", "sqlite3", "branchwise.embedding.static_model")
 
