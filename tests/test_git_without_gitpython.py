@@ -8,7 +8,7 @@ worktree_status.py must read what GitPython's `read_cache` reads.
 
 from __future__ import annotations
 
-import os
+import subprocess
 from pathlib import Path
 
 import git
@@ -146,3 +146,26 @@ def test_the_index_reader_refuses_what_it_does_not_read(tmp_path):
         read_index((repo.path / ".git" / "index").read_bytes())
     with pytest.raises(ValueError):
         read_index(b"DIRC" + bytes(8))
+
+
+def _symbolic_ref(path: Path) -> str | None:
+    done = subprocess.run(["git", "symbolic-ref", "-q", "HEAD"], cwd=path, capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def test_the_checked_out_branch_is_read_from_head_as_git_reads_it(tmp_path):
+    shapes = _shapes(tmp_path)
+    detached = GitBuilder(tmp_path / "detached")
+    detached.write("a.py", "a = 1\n")
+    detached.git("checkout", "-q", "--detach", detached.commit("one"))
+    shapes["detached"], shapes["unborn"] = detached.path, GitBuilder(tmp_path / "unborn").path
+    spaced = GitBuilder(tmp_path / "spaced")
+    (spaced.path / ".git" / "HEAD").write_text("ref:   refs/heads/topic  \n")  # git reads past the spaces
+    shapes["spaced"] = spaced.path
+    for name, path in shapes.items():
+        opened = GitRepo(path)
+        expected = _symbolic_ref(path)
+        assert opened._symbolic_head() in (None if expected is None else expected.encode(), expected), name
+        branch = None if expected is None or not expected.startswith("refs/heads/") else expected[11:]
+        assert opened._read_current_branch() == branch, name
+

@@ -39,6 +39,7 @@ from branchwise.models import PathMarks
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
+_COMMIT_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
 #: up to this many objects, a partial clone is asked about each one (else it lists all it holds)
 _FEW_OBJECTS = 32
 
@@ -84,6 +85,7 @@ class GitRepo:
             git_dir = common_dir = plain.git_dir
             work_tree, self.bare = plain.work_tree, False
         self.git_dir: Path = git_dir
+        self._common_dir = common_dir
         self.work_tree: Path | None = work_tree
         # GitPython's working directory for its commands: the work tree, else the common directory
         self._cwd = work_tree if work_tree is not None else common_dir
@@ -215,11 +217,29 @@ class GitRepo:
         return None if self.bare else self._refs.get("current_branch", self._read_current_branch)
 
     def _read_current_branch(self) -> str | None:
-        ref = self._git_or_none("symbolic-ref", "-q", "HEAD")
+        ref = self._symbolic_head()
         if ref is None:  # detached
             return None
         ref = name_from_git(ref)
         return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else None
+
+    def _symbolic_head(self) -> bytes | str | None:
+        """The ref HEAD names (None when detached): read from the HEAD file as git reads it
+        (`ref:`, white space, the name), or asked of git (`symbolic-ref`) for a HEAD kept in a
+        reftable or in any form not read here."""
+        head = self.git_dir / "HEAD"
+        if not (self._common_dir / "reftable").exists() and not head.is_symlink():
+            try:
+                text = head.read_bytes().rstrip()
+            except OSError:
+                text = b""
+            if text.startswith(b"ref:"):
+                ref = text[4:].lstrip()
+                if ref.startswith(b"refs/") and not any(c in ref for c in b" \t\n\r\0"):
+                    return ref
+            elif _COMMIT_ID.fullmatch(text):
+                return None
+        return self._git_or_none("symbolic-ref", "-q", "HEAD")
 
     def head_commit(self) -> str | None:
         return self._refs.get("head_commit", self._read_head_commit)
