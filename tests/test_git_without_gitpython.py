@@ -169,3 +169,38 @@ def test_the_checked_out_branch_is_read_from_head_as_git_reads_it(tmp_path):
         branch = None if expected is None or not expected.startswith("refs/heads/") else expected[11:]
         assert opened._read_current_branch() == branch, name
 
+
+
+def _git_remote(path: Path) -> list[str]:
+    return subprocess.run(["git", "remote"], cwd=path, capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_the_remotes_come_from_the_keys_read_at_opening_as_git_remote_lists_them(tmp_path, monkeypatch):
+    repo = GitBuilder(tmp_path / "r")
+    repo.git("remote", "add", "origin", "https://example.com/r.git")
+    repo.git("config", "remote.my.remote.url", "https://example.com/other.git")  # a name with a dot
+    repo.git("config", "remote.onlyfetch.fetch", "+refs/heads/*:refs/remotes/onlyfetch/*")
+    repo.git("config", "remote.pushDefault", "origin")  # no remote of its own
+    repo.git("config", "remote.Zed.prune", "true")  # sorted bytewise, as git sorts
+    (repo.path / ".git" / "remotes").mkdir()
+    (repo.path / ".git" / "remotes" / "legacy").write_text("URL: https://example.com/l.git\n")  # not listed
+    opened = GitRepo(repo.path)
+    ran = []
+    monkeypatch.setattr(opened, "_git_or_none", lambda *args: ran.append(args))
+    assert opened.remotes() == _git_remote(repo.path) == ["Zed", "my.remote", "onlyfetch", "origin"]
+    assert ran == []  # no `git remote` process
+
+
+def test_a_config_changed_since_opening_is_asked_of_git(tmp_path):
+    repo = GitBuilder(tmp_path / "r")
+    opened = GitRepo(repo.path)
+    repo.git("remote", "add", "late", "https://example.com/late.git")
+    assert opened.remotes() == ["late"]
+
+
+def test_a_remote_name_read_apart_is_asked_of_git():
+    from branchwise.git.repo import remote_names
+
+    assert remote_names(["remote.origin.url", "core.bare"]) == ["origin"]
+    for odd in ("remote..url", "remote./x.url", "remote.\ufffd.url", "remote.a\nb.url"):
+        assert remote_names(["remote.origin.url", odd]) is None

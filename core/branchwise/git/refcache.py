@@ -72,6 +72,10 @@ class RefCache:
             self._answers.pop(key, None)
         return answer
 
+    def stamp(self) -> Stamp:
+        """The ref files' stamp now: equal to a later one while nothing git reads refs from moved."""
+        return self._stamp()
+
     def _stamp(self) -> Stamp:
         entries = [_entry(str(path)) for path in self._files]
         for folder in self._folders:

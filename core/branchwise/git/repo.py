@@ -32,7 +32,7 @@ from branchwise.git.command import GitFailed, find_plain, run_git
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.refcache import RefCache
-from branchwise.git.safety import safe_environment
+from branchwise.git.safety import configured_keys, pinned_environment, safe_environment
 from branchwise.git.worktree_status import DirtyCheck, WorkTreeStatus
 from branchwise.models import PathMarks
 
@@ -90,13 +90,17 @@ class GitRepo:
         # GitPython's working directory for its commands: the work tree, else the common directory
         self._cwd = work_tree if work_tree is not None else common_dir
         self.path = Path(path).resolve()
-        # every later git process, GitPython's included, runs without the repository's
-        # executable settings and tied to this repository (see gitsafety.py)
-        self._env = safe_environment(git_dir, common_dir, work_tree)
-        if "_repo" in self.__dict__:
-            self._repo.git.update_environment(**self._env)
         #: branches, remotes and the checked-out branch, kept while the ref files stand still
         self._refs = RefCache(self.git_dir, common_dir)
+        # every later git process, GitPython's included, runs without the repository's
+        # executable settings and tied to this repository (see gitsafety.py); the configured
+        # keys also name the remotes, as of the ref files' stamp taken before they were read
+        stamp = self._refs.stamp()
+        keys = configured_keys(git_dir, pinned_environment(git_dir, common_dir, work_tree))
+        self._env = safe_environment(git_dir, common_dir, work_tree, keys)
+        self._opening_keys: tuple[object, list[str]] | None = (stamp, keys)
+        if "_repo" in self.__dict__:
+            self._repo.git.update_environment(**self._env)
         self._blobs = BlobMemo()
         self._worktree_status = None if (tree := self.work_tree) is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
 
@@ -162,6 +166,11 @@ class GitRepo:
         return self._refs.get("remotes", self._read_remotes)
 
     def _read_remotes(self) -> list[str]:
+        opening, self._opening_keys = self._opening_keys, None
+        if opening is not None and opening[0] == self._refs.stamp():  # the config read at opening still holds
+            names = remote_names(opening[1])
+            if names is not None:
+                return names
         out = self._git_or_none("remote")
         return [] if out is None else [name_from_git(name) for name in out.splitlines() if name]
 
@@ -522,6 +531,20 @@ class GitRepo:
     def hash_work_file(self, path: str) -> str | None:
         data = self.read_work_file(path)
         return None if data is None else git_blob_id(data)
+
+
+def remote_names(keys: list[str]) -> list[str] | None:
+    """The remotes `git remote` lists, from the configured keys (`remote.<name>.<key>`, the
+    name may hold dots), sorted as git sorts them; None for a name git would treat apart (empty,
+    starting with '/', not valid UTF-8, a line break): `git remote` is asked then."""
+    names = set()
+    for key in keys:
+        if key.startswith("remote.") and key.count(".") >= 2:
+            name = key[len("remote."):key.rindex(".")]
+            if not name or name.startswith("/") or "\ufffd" in name or "\n" in name or "\r" in name:
+                return None
+            names.add(name)
+    return [name_from_git(name) for name in sorted(names, key=lambda name: name.encode("utf-8"))]
 
 
 def git_blob_id(data: bytes) -> str:
