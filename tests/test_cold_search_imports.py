@@ -24,8 +24,9 @@ HEAVY = ("tree_sitter", "tree_sitter_language_pack", "branchwise.chunking.chunke
          "branchwise.review.branchdiff", "branchwise_cli.commands.diff", "branchwise_cli.commands.review",
          "pathspec", "pygments", "textual", "branchwise_tui", "onnxruntime", "torch", "transformers",
          "sentence_transformers", "model2vec", "qdrant_client",
-         # GitPython: its imports and two `git version` processes (git/command.py runs git)
-         "git")
+         # GitPython (its imports and two `git version` processes: git/command.py runs git), the
+         # TOML writer (a search reads labels, never writes them)
+         "git", "tomli_w")
 #: what the static path does need: seeing these proves the import log was read
 NEEDED = ("numpy", "faiss", "tokenizers", "sqlite3", "branchwise.embedding.static_model")
 
