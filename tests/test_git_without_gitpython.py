@@ -204,3 +204,32 @@ def test_a_remote_name_read_apart_is_asked_of_git():
     assert remote_names(["remote.origin.url", "core.bare"]) == ["origin"]
     for odd in ("remote..url", "remote./x.url", "remote.\ufffd.url", "remote.a\nb.url"):
         assert remote_names(["remote.origin.url", odd]) is None
+
+
+def test_blobs_are_read_as_gitpython_reads_them_without_importing_it(tmp_path):
+    repo = GitBuilder(tmp_path / "r")
+    repo.write("a.py", "def a():\n    return 1\n")
+    repo.write("big.bin", bytes(range(256)) * 4000)  # larger than a pipe's buffer, every byte value
+    repo.commit("files")
+    opened, theirs = GitRepo(repo.path), git.Repo(repo.path)
+    for path in ("a.py", "big.bin"):
+        blob = repo.git("rev-parse", f"HEAD:{path}")
+        assert opened.read_blob(blob) == theirs.odb.stream(bytes.fromhex(blob)).read()
+    assert "_repo" not in opened.__dict__
+    with pytest.raises(ValueError):
+        opened.read_blob("0" * 40)  # missing: the same process answers the next read
+    with pytest.raises(ValueError):
+        opened.read_blob("a.py\nHEAD")
+    assert opened._cat_file.read(repo.git("rev-parse", "HEAD:a.py")).startswith(b"def a")
+
+
+def test_a_cat_file_process_that_died_is_started_again(tmp_path):
+    repo = GitBuilder(tmp_path / "r")
+    repo.write("a.py", "a = 1\n")
+    repo.commit("a")
+    blob = repo.git("rev-parse", "HEAD:a.py")
+    reader = GitRepo(repo.path)._cat_file
+    assert reader.read(blob) == b"a = 1\n"
+    reader._process.kill()
+    reader._process.wait()
+    assert reader.read(blob) == b"a = 1\n"

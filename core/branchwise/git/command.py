@@ -8,6 +8,8 @@ would, and says None for anything else, which GitPython then opens as before. `r
 one git command as GitPython's `execute` does (same environment, working directory, output
 decoding and trailing-newline rule) and fails with GitPython's own `GitCommandError`, so every
 caller that catches it still does; `GitFailed` lets a caller catch it without importing GitPython.
+`CatFile` reads objects one by one from a long-lived `git cat-file --batch`, as GitPython's
+object database does.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +28,7 @@ _REDIRECTING = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_OBJECT_DIRECT
 _HEX_HEAD = re.compile(rb"(?:[0-9A-Fa-f]{64}|[0-9A-Fa-f]{40})")
 _SECTION = re.compile(r'^\[\s*([A-Za-z0-9.-]+)\s*(?:"[^"]*")?\s*\]')
 _ENCODING = sys.getfilesystemencoding()
+_OBJECT_ID = re.compile(r"[0-9a-fA-F]{40}|[0-9a-fA-F]{64}")
 
 
 class GitFailed(Exception):
@@ -138,3 +143,72 @@ def command_error(command: list[str], status: int, stderr: bytes, stdout: bytes)
 
         _combined = type("GitCommandError", (GitCommandError, GitFailed), {"__module__": GitCommandError.__module__})
     return _combined(command, status, stderr, stdout)
+
+
+class CatFile:
+    """One long-lived `git cat-file --batch` answering object reads one by one, as GitPython's
+    `odb.stream` does (a warm server reads a blob per container result), started on first use
+    and ended with its owner; ValueError for an object git says is missing."""
+
+    def __init__(self, overlay: dict[str, str], cwd: Path):
+        self._overlay, self._cwd = overlay, cwd
+        self._process: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+        self._finalizer: weakref.finalize | None = None
+
+    def read(self, oid: str) -> bytes:
+        if not _OBJECT_ID.fullmatch(oid):  # one request per line: nothing else may reach git's input
+            raise ValueError(f"not an object id: {oid!r}")
+        with self._lock:
+            for attempt in range(2):  # a process that died (killed, say) is started again once
+                process = self._process if self._process is not None and self._process.poll() is None else self._start()
+                try:
+                    return self._ask(process, oid)
+                except (BrokenPipeError, EOFError):
+                    self._process = None
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")
+
+    def _start(self) -> subprocess.Popen:
+        process = subprocess.Popen(["git", "cat-file", "--batch"], env=git_environment(self._overlay),
+                                   cwd=self._cwd if os.access(self._cwd, os.X_OK) else None,
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        if self._finalizer is not None:
+            self._finalizer()
+        self._finalizer = weakref.finalize(self, _end, process)
+        self._process = process
+        return process
+
+    @staticmethod
+    def _ask(process: subprocess.Popen, oid: str) -> bytes:
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write(oid.encode("ascii") + b"\n")
+        process.stdin.flush()
+        header = process.stdout.readline()
+        if not header:
+            raise EOFError("git cat-file ended")
+        fields = header.split()
+        if len(fields) < 3 or fields[1] == b"missing":
+            raise ValueError(f"SHA {oid} could not be resolved, git returned: {header.strip()!r}")
+        size = int(fields[2])
+        data = process.stdout.read(size)
+        process.stdout.read(1)  # the newline after each object
+        if len(data) != size:
+            raise EOFError("git cat-file ended inside an object")
+        return data
+
+
+def _end(process: subprocess.Popen) -> None:
+    """Close a `cat-file` process's input (it exits at end of input) and reap it."""
+    for stream in (process.stdin, process.stdout):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -2,10 +2,11 @@
 
 Everything branchwise knows about code comes from git objects (so a branch can be indexed
 without being checked out) or, for verification, from the work tree. Single blob reads go
-through GitPython's persistent `cat-file --batch` process; an index run streams a branch's
+through one persistent `cat-file --batch` process (command.py); an index run streams a branch's
 files from one `cat-file --batch` of its own (`iter_blobs`), without a round trip per blob.
-GitPython is imported only when a blob, a revision or an unusual repository needs it: git
-commands run through command.py, which opens the common repository without it.
+GitPython is imported only when a revision (`resolve`, `commit_time`) or an unusual
+repository needs it: git commands run through command.py, which opens the common repository
+without it.
 
 Every path and branch name leaves this module in the text form of gitnames.py (listings are
 read with `-z`, never split at line breaks a name may hold) and enters git through `git_arg`.
@@ -28,7 +29,7 @@ from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git import branches as gitbranches
 from branchwise.git import pathrules
 from branchwise.git.branches import BranchRef
-from branchwise.git.command import GitFailed, find_plain, run_git
+from branchwise.git.command import CatFile, GitFailed, find_plain, run_git
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.refcache import RefCache
@@ -98,7 +99,7 @@ class GitRepo:
         stamp = self._refs.stamp()
         keys = configured_keys(git_dir, pinned_environment(git_dir, common_dir, work_tree))
         self._env = safe_environment(git_dir, common_dir, work_tree, keys)
-        self._opening_keys: tuple[object, list[str]] | None = (stamp, keys)
+        self._opening: tuple[object, list[str]] = (stamp, keys)
         if "_repo" in self.__dict__:
             self._repo.git.update_environment(**self._env)
         self._blobs = BlobMemo()
@@ -166,9 +167,9 @@ class GitRepo:
         return self._refs.get("remotes", self._read_remotes)
 
     def _read_remotes(self) -> list[str]:
-        opening, self._opening_keys = self._opening_keys, None
-        if opening is not None and opening[0] == self._refs.stamp():  # the config read at opening still holds
-            names = remote_names(opening[1])
+        stamp, keys = self._opening
+        if stamp == self._refs.stamp():  # the config read at opening still holds
+            names = remote_names(keys)
             if names is not None:
                 return names
         out = self._git_or_none("remote")
@@ -356,11 +357,19 @@ class GitRepo:
             return kept
         if self.partial_clone and self.absent_objects([blob]):
             raise ValueError(f"blob {blob} is missing from the object store of {self.name}")
-        return self._blobs.put(blob, self._repo.odb.stream(bytes.fromhex(blob)).read())
+        return self._blobs.put(blob, self._cat_file.read(blob))
+
+    @cached_property
+    def _cat_file(self) -> CatFile:
+        return CatFile(self._env, self._cwd)
 
     @cached_property
     def partial_clone(self) -> bool:
-        """A clone made with `--filter`: objects it lacks belong to a promisor remote."""
+        """A clone made with `--filter`: objects it lacks belong to a promisor remote (no git
+        process when the configuration read at opening has neither setting)."""
+        if not any(key == "extensions.partialclone" or (key.startswith("remote.") and key.endswith(".promisor"))
+                   for key in self._opening[1]):
+            return False
         out = self._git_or_none("config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$")
         if out is None:  # neither is set
             return False
