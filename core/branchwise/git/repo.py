@@ -118,7 +118,7 @@ class GitRepo:
 
     @cached_property
     def _repo(self):
-        """GitPython's `Repo`, opened on first need (blobs, revisions), with our environment."""
+        """GitPython's `Repo`, opened on first need (`resolve`, `commit_time`), with our environment."""
         repo = self._open_with_gitpython()
         repo.git.update_environment(**self._env)
         return repo
