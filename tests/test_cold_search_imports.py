@@ -3,7 +3,7 @@
 A cold CLI search is mostly import time, so each heavy module it does not need is time every
 question pays: the chunker and its grammars (needed only to outline a large result), the
 write side of the index, the bundle, the other commands' modules, a colouring library, a
-neural runtime. This runs a real `python -X importtime -m branchwise_cli search` on a small
+neural runtime, GitPython. This runs a real `python -X importtime -m branchwise_cli search` on a small
 static-only index (`transformer = false`) and reads which modules it imported: a re-added
 top-level import anywhere on the path fails here, with no clock involved. The repository holds
 functions only: a class among the results (stored as its skeleton) or a result long enough to
@@ -23,7 +23,10 @@ HEAVY = ("tree_sitter", "tree_sitter_language_pack", "branchwise.chunking.chunke
          "branchwise.index.run", "branchwise.index.indexer", "branchwise.index.parsing", "branchwise.review.bundle",
          "branchwise.review.branchdiff", "branchwise_cli.commands.diff", "branchwise_cli.commands.review",
          "pathspec", "pygments", "textual", "branchwise_tui", "onnxruntime", "torch", "transformers",
-         "sentence_transformers", "model2vec", "qdrant_client")
+         "sentence_transformers", "model2vec", "qdrant_client",
+         # GitPython (its imports and two `git version` processes: git/command.py runs git), the
+         # TOML writer (a search reads labels, never writes them)
+         "git", "tomli_w")
 #: what the static path does need: seeing these proves the import log was read
 NEEDED = ("numpy", "faiss", "tokenizers", "sqlite3", "branchwise.embedding.static_model")
 
@@ -43,11 +46,11 @@ def test_the_import_log_is_read_and_would_catch_a_heavy_import():
     assert _heavy(_imported(log)) == ["tree_sitter._binding"]
 
 
-def test_a_cold_static_search_imports_no_heavy_module(tmp_path):
+def _search_imports(tmp_path, files: dict[str, str], question: str, expected: str) -> set[str]:
+    """The modules a cold static search of a fresh index of `files` imported."""
     repo = GitBuilder(tmp_path / "shop")
-    repo.write("shop/payments.py", 'def refund(payment, amount):\n    """Give money back to the card."""\n'
-                                   '    return payment.card.credit(amount)\n')
-    repo.write("shop/orders.py", "def cancel(order):\n    order.status = 'cancelled'\n")
+    for path, text in files.items():
+        repo.write(path, text)
     repo.commit("shop")
     index = tmp_path / "index"
     index.mkdir()
@@ -58,9 +61,28 @@ def test_a_cold_static_search_imports_no_heavy_module(tmp_path):
     subprocess.run([*cli, "index", str(repo.path), "--index", str(index), "--quiet"], env=env, check=True,
                    capture_output=True)
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "branchwise_cli", "search",
-                           "refund a payment", "--repo", str(repo.path), "--index", str(index), "--color", "never"],
+                           question, "--repo", str(repo.path), "--index", str(index), "--color", "never"],
                           env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and "refund" in done.stdout, done.stderr[-2000:]
+    assert done.returncode == 0 and expected in done.stdout, done.stderr[-2000:]
     imported = _imported(done.stderr)
     assert set(NEEDED) <= imported
+    return imported
+
+
+def test_a_cold_static_search_imports_no_heavy_module(tmp_path):
+    imported = _search_imports(tmp_path, {
+        "shop/payments.py": 'def refund(payment, amount):\n    """Give money back to the card."""\n'
+                            '    return payment.card.credit(amount)\n',
+        "shop/orders.py": "def cancel(order):\n    order.status = 'cancelled'\n",
+    }, "refund a payment", "refund")
     assert _heavy(imported) == []
+
+
+def test_a_class_result_reads_its_file_without_gitpython(tmp_path):
+    """A class is stored as its skeleton: its whole text is cut from the file's blob again
+    (the chunker loads, by design), and the blob comes from git without GitPython."""
+    members = "".join(f"    def step_{n}(self):\n        return {n}\n\n" for n in range(12))
+    imported = _search_imports(tmp_path, {"shop/ledger.py": f'class Ledger:\n    """Money in and out."""\n\n{members}'},
+                               "ledger of money in and out", "Ledger")
+    assert "branchwise.chunking.chunker" in imported  # the blob was read and cut
+    assert not {m for m in imported if m == "git" or m.startswith("git.")}

@@ -64,3 +64,21 @@ def test_refs_changed_just_now_are_read_from_git_every_time(tmp_path):
     read = len(calls)
     repo.branches()
     assert len(calls) == 2 * read  # racily fresh: never kept
+
+
+def test_the_folder_stamps_are_os_walks(tmp_path):
+    import os
+
+    from branchwise.git.refcache import _entry, _folder_entries
+
+    refs = tmp_path / "refs"
+    for folder in ("heads/feature/deep", "heads/release", "remotes/origin", "tags"):
+        (refs / folder).mkdir(parents=True)
+    (refs / "heads" / "main").write_text("0" * 40 + "\n")
+    (refs / "linked").symlink_to(refs / "heads")  # a link is listed, never followed
+    entries: list = []
+    _folder_entries(str(refs), entries)
+    assert entries == [_entry(where) for where, _, _ in os.walk(refs)] and len(entries) == 8
+    missing: list = []
+    _folder_entries(str(tmp_path / "absent"), missing)
+    assert missing == [_entry(where) for where, _, _ in os.walk(tmp_path / "absent")] == []

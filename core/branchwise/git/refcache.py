@@ -72,12 +72,30 @@ class RefCache:
             self._answers.pop(key, None)
         return answer
 
+    def stamp(self) -> Stamp:
+        """The ref files' stamp now: equal to a later one while nothing git reads refs from moved."""
+        return self._stamp()
+
     def _stamp(self) -> Stamp:
         entries = [_entry(str(path)) for path in self._files]
         for folder in self._folders:
-            for where, _, _ in os.walk(folder):
-                entries.append(_entry(where))
+            _folder_entries(str(folder), entries)
         return tuple(entries)
+
+
+def _folder_entries(folder: str, entries: list) -> None:
+    """The stamp of `folder` and of every folder under it, in `os.walk`'s order (a folder, then
+    each subfolder's in listing order; symbolic links not followed, an unreadable folder left
+    out), without the `lstat` per subfolder that `os.walk` spends telling links apart: the
+    listing's entry types say it."""
+    try:
+        with os.scandir(folder) as listing:
+            below = [entry.path for entry in listing if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return
+    entries.append(_entry(folder))
+    for path in below:
+        _folder_entries(path, entries)
 
 
 def _entry(path: str) -> tuple[str, int, int, int]:

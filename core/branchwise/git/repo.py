@@ -2,8 +2,11 @@
 
 Everything branchwise knows about code comes from git objects (so a branch can be indexed
 without being checked out) or, for verification, from the work tree. Single blob reads go
-through GitPython's persistent `cat-file --batch` process; an index run streams a branch's
+through one persistent `cat-file --batch` process (command.py); an index run streams a branch's
 files from one `cat-file --batch` of its own (`iter_blobs`), without a round trip per blob.
+GitPython is imported only when a revision (`resolve`, `commit_time`) or an unusual
+repository needs it: git commands run through command.py, which opens the common repository
+without it.
 
 Every path and branch name leaves this module in the text form of gitnames.py (listings are
 read with `-z`, never split at line breaks a name may hold) and enters git through `git_arg`.
@@ -22,23 +25,22 @@ from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
 
-import git
-from git.exc import BadName, GitCommandError, InvalidGitRepositoryError, NoSuchPathError
-
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git import branches as gitbranches
 from branchwise.git import pathrules
 from branchwise.git.branches import BranchRef
+from branchwise.git.command import CatFile, GitFailed, find_plain, run_git
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.refcache import RefCache
-from branchwise.git.safety import safe_environment
+from branchwise.git.safety import configured_keys, pinned_environment, safe_environment
 from branchwise.git.worktree_status import DirtyCheck, WorkTreeStatus
 from branchwise.models import PathMarks
 
 BLOB_MODES = {"100644", "100755"}
 SYMLINK_MODE = "120000"
 SUBMODULE_MODE = "160000"
+_COMMIT_ID = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")
 #: up to this many objects, a partial clone is asked about each one (else it lists all it holds)
 _FEW_OBJECTS = 32
 
@@ -71,21 +73,55 @@ class GitRepo:
     """One repository, opened from a work tree or a bare directory."""
 
     def __init__(self, path: str | os.PathLike[str]):
+        self._opened_path = path
+        plain = find_plain(path)
+        if plain is None:
+            repo = self._open_with_gitpython()
+            git_dir, common_dir = Path(repo.git_dir).resolve(), Path(repo.common_dir).resolve()
+            tree = repo.working_tree_dir
+            work_tree = None if repo.bare or tree is None else Path(tree).resolve()
+            self.bare = repo.bare
+            self.__dict__["_repo"] = repo
+        else:
+            git_dir = common_dir = plain.git_dir
+            work_tree, self.bare = plain.work_tree, False
+        self.git_dir: Path = git_dir
+        self._common_dir = common_dir
+        self.work_tree: Path | None = work_tree
+        # GitPython's working directory for its commands: the work tree, else the common directory
+        self._cwd = work_tree if work_tree is not None else common_dir
+        self.path = Path(path).resolve()
+        #: branches, remotes and the checked-out branch, kept while the ref files stand still
+        self._refs = RefCache(self.git_dir, common_dir)
+        # every later git process, GitPython's included, runs without the repository's
+        # executable settings and tied to this repository (see gitsafety.py); the configured
+        # keys also name the remotes, as of the ref files' stamp taken before they were read
+        stamp = self._refs.stamp()
+        keys = configured_keys(git_dir, pinned_environment(git_dir, common_dir, work_tree))
+        self._env = safe_environment(git_dir, common_dir, work_tree, keys)
+        self._opening: tuple[object, list[str]] = (stamp, keys)
+        if "_repo" in self.__dict__:
+            self._repo.git.update_environment(**self._env)
+        self._blobs = BlobMemo()
+        self._worktree_status = None if (tree := self.work_tree) is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
+
+    def _open_with_gitpython(self):
+        import git
+        from git.exc import InvalidGitRepositoryError, NoSuchPathError
+
         try:
             # the path is taken literally: "$HOME/x" names a directory called "$HOME" (the shell
             # expands variables the user meant), never the repository a variable points at
-            self._repo = git.Repo(path, search_parent_directories=False, expand_vars=False)
+            return git.Repo(self._opened_path, search_parent_directories=False, expand_vars=False)
         except (InvalidGitRepositoryError, NoSuchPathError):
-            raise UsageError(f"not a git repository: {path}") from None
-        self.path = Path(path).resolve()
-        # every later git process, GitPython's included, runs without the repository's
-        # executable settings and tied to this repository (see gitsafety.py)
-        common_dir = Path(self._repo.common_dir).resolve()
-        self._repo.git.update_environment(**safe_environment(self.git_dir, common_dir, self.work_tree))
-        #: branches, remotes and the checked-out branch, kept while the ref files stand still
-        self._refs = RefCache(self.git_dir, common_dir)
-        self._blobs = BlobMemo()
-        self._worktree_status = None if (tree := self.work_tree) is None else WorkTreeStatus(self.git_dir, tree, self._read_status)
+            raise UsageError(f"not a git repository: {self._opened_path}") from None
+
+    @cached_property
+    def _repo(self):
+        """GitPython's `Repo`, opened on first need (`resolve`, `commit_time`), with our environment."""
+        repo = self._open_with_gitpython()
+        repo.git.update_environment(**self._env)
+        return repo
 
     @property
     def name(self) -> str:
@@ -93,21 +129,13 @@ class GitRepo:
         name = name_from_git(self.path.name)
         return name[:-4] if name.endswith(".git") and len(name) > 4 else name
 
-    @property
-    def bare(self) -> bool:
-        return self._repo.bare
-
-    @property
-    def git_dir(self) -> Path:
-        return Path(self._repo.git_dir).resolve()
-
-    @property
-    def work_tree(self) -> Path | None:
-        tree = self._repo.working_tree_dir
-        return None if self._repo.bare or tree is None else Path(tree).resolve()
-
     def _git(self, *args: str, **kwargs) -> str:
-        return self._repo.git.execute(["git", *args], **kwargs)
+        """Git's output; GitPython's `GitCommandError` (a `GitFailed`) when it fails."""
+        return run_git(list(args), self._env, self._cwd, **kwargs)
+
+    def _git_or_none(self, *args: str) -> str | None:
+        """Git's output, None when it fails (an expected answer, not an error: no import of GitPython)."""
+        return run_git(list(args), self._env, self._cwd, check=False)
 
     # refs -----------------------------------------------------------------------------
 
@@ -122,7 +150,7 @@ class GitRepo:
             out = self._git("for-each-ref", "--format=%(if)%(*objectname)%(then)%(*objectname)%(else)%(objectname)%(end)"
                             "%00%(refname)%00%(symref)%00", "refs/heads", "refs/remotes", "refs/tags",
                             strip_newline_in_stdout=False)
-        except GitCommandError as error:  # a ref naming an object the store lacks: nothing to index from it
+        except GitFailed as error:  # a ref naming an object the store lacks: nothing to index from it
             said = str(error.stderr or error)
             missing = re.search(r"missing object ([0-9a-f]+) for (\S+?)'?$", said, re.MULTILINE)
             if missing is not None:
@@ -139,10 +167,13 @@ class GitRepo:
         return self._refs.get("remotes", self._read_remotes)
 
     def _read_remotes(self) -> list[str]:
-        try:
-            return [name_from_git(name) for name in self._git("remote").splitlines() if name]
-        except GitCommandError:
-            return []
+        stamp, keys = self._opening
+        if stamp == self._refs.stamp():  # the config read at opening still holds
+            names = remote_names(keys)
+            if names is not None:
+                return names
+        out = self._git_or_none("remote")
+        return [] if out is None else [name_from_git(name) for name in out.splitlines() if name]
 
     def branches(self) -> dict[str, str]:
         """Branch name -> commit sha, local and remote-tracking, and tags (which a branch of the
@@ -180,6 +211,8 @@ class GitRepo:
 
     def resolve(self, ref: str) -> str:
         """Any revision (branch, tag, sha, HEAD~2) to a full commit sha."""
+        from git.exc import BadName, GitCommandError
+
         try:
             return self._repo.commit(git_arg(ref)).hexsha
         except (BadName, ValueError, GitCommandError, IndexError):  # IndexError: `main@{1000}` past the reflog
@@ -191,35 +224,52 @@ class GitRepo:
 
     def current_branch(self) -> str | None:
         """The checked-out branch, or None for a bare repository or a detached HEAD."""
-        return None if self._repo.bare else self._refs.get("current_branch", self._read_current_branch)
+        return None if self.bare else self._refs.get("current_branch", self._read_current_branch)
 
     def _read_current_branch(self) -> str | None:
-        try:
-            ref = self._git("symbolic-ref", "-q", "HEAD")
-        except GitCommandError:  # detached
+        ref = self._symbolic_head()
+        if ref is None:  # detached
             return None
         ref = name_from_git(ref)
         return ref[len("refs/heads/"):] if ref.startswith("refs/heads/") else None
+
+    def _symbolic_head(self) -> bytes | str | None:
+        """The ref HEAD names (None when detached): read from the HEAD file as git reads it
+        (`ref:`, white space, the name), or asked of git (`symbolic-ref`) for a HEAD kept in a
+        reftable or in any form not read here."""
+        head = self.git_dir / "HEAD"
+        if not (self._common_dir / "reftable").exists() and not head.is_symlink():
+            try:
+                text = head.read_bytes().rstrip()
+            except OSError:
+                text = b""
+            if text.startswith(b"ref:"):
+                ref = text[4:].lstrip()
+                if ref.startswith(b"refs/") and not any(c in ref for c in b" \t\n\r\0"):
+                    return ref
+            elif _COMMIT_ID.fullmatch(text):
+                return None
+        return self._git_or_none("symbolic-ref", "-q", "HEAD")
 
     def head_commit(self) -> str | None:
         return self._refs.get("head_commit", self._read_head_commit)
 
     def _read_head_commit(self) -> str | None:
-        try:
-            return self._repo.head.commit.hexsha
-        except ValueError:  # empty repository: HEAD names an unborn branch
-            return None
+        current = self.current_branch()
+        branch = None if current is None else self.branch_refs().get(current)
+        if branch is not None and branch.ref == gitbranches.LOCAL_PREFIX + current:
+            return branch.commit  # the refs listing has it: no process of its own
+        # detached, or an unborn branch (an empty repository), which names no commit
+        return self._git_or_none("rev-parse", "-q", "--verify", "HEAD^{commit}")
 
     def has_commit(self, sha: str) -> bool:
         """Whether `sha` names a commit that exists here (history rewritten and collected, or
         beyond a shallow clone's boundary, it does not)."""
-        try:
-            self._git("cat-file", "-e", f"{sha}^{{commit}}")
-            return True
-        except GitCommandError:
-            return False
+        return self._git_or_none("cat-file", "-e", f"{sha}^{{commit}}") is not None
 
     def commit_time(self, sha: str) -> datetime:
+        from git.exc import GitCommandError
+
         try:
             return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
         except (ValueError, GitCommandError):
@@ -228,24 +278,20 @@ class GitRepo:
 
     def commits_between(self, old: str, new: str) -> int | None:
         """How many commits `new` has that `old` lacks (None when either is unknown here)."""
+        out = self._git_or_none("rev-list", "--count", f"{old}..{new}")
         try:
-            return int(self._git("rev-list", "--count", f"{old}..{new}").strip())
-        except (GitCommandError, ValueError):
+            return None if out is None else int(out.strip())
+        except ValueError:
             return None
 
     def merge_base(self, a: str, b: str) -> str | None:
-        try:
-            return self._git("merge-base", a, b).strip() or None
-        except GitCommandError:
-            return None
+        out = self._git_or_none("merge-base", a, b)
+        return None if out is None else out.strip() or None
 
     def last_commit_touching(self, path: str) -> str | None:
         """The last commit of HEAD's history that changed `path` (None when none did)."""
-        try:
-            out = self._git("log", "-1", "--format=%H", "HEAD", "--", f":(literal){git_arg(path)}")
-        except GitCommandError:  # no HEAD yet, or a path git refuses
-            return None
-        return out.strip() or None
+        out = self._git_or_none("log", "-1", "--format=%H", "HEAD", "--", f":(literal){git_arg(path)}")
+        return None if out is None else out.strip() or None  # None: no HEAD yet, or a path git refuses
 
     # trees and blobs ------------------------------------------------------------------
 
@@ -292,10 +338,11 @@ class GitRepo:
         cannot be skipped the way a file's blob is, so it ends the work in one line."""
         try:
             return self._git(*args)
-        except GitCommandError as error:
+        except GitFailed as error:
             raise self.unreadable_tree(commit, error) from None
 
-    def unreadable_tree(self, commit: str, error: GitCommandError) -> BranchwiseError:
+    def unreadable_tree(self, commit: str, error) -> BranchwiseError:
+        """The error for a tree git could not read (`error`: GitPython's `GitCommandError`)."""
         problem = next((line.split("fatal: ", 1)[1] for line in str(error.stderr).splitlines()
                         if "fatal: " in line), "git failed").strip(" '")
         return BranchwiseError(f"cannot read the tree of commit {commit} in {self.name} ({problem}): a commit "
@@ -310,14 +357,21 @@ class GitRepo:
             return kept
         if self.partial_clone and self.absent_objects([blob]):
             raise ValueError(f"blob {blob} is missing from the object store of {self.name}")
-        return self._blobs.put(blob, self._repo.odb.stream(bytes.fromhex(blob)).read())
+        return self._blobs.put(blob, self._cat_file.read(blob))
+
+    @cached_property
+    def _cat_file(self) -> CatFile:
+        return CatFile(self._env, self._cwd)
 
     @cached_property
     def partial_clone(self) -> bool:
-        """A clone made with `--filter`: objects it lacks belong to a promisor remote."""
-        try:
-            out = self._git("config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$")
-        except GitCommandError:  # neither is set
+        """A clone made with `--filter`: objects it lacks belong to a promisor remote (no git
+        process when the configuration read at opening has neither setting)."""
+        if not any(key == "extensions.partialclone" or (key.startswith("remote.") and key.endswith(".promisor"))
+                   for key in self._opening[1]):
+            return False
+        out = self._git_or_none("config", "--get-regexp", r"^(extensions\.partialclone|remote\..*\.promisor)$")
+        if out is None:  # neither is set
             return False
         return any(value.strip().lower() not in ("false", "no", "off", "0")
                    for _key, _, value in (line.partition(" ") for line in out.splitlines()))
@@ -334,7 +388,7 @@ class GitRepo:
         wanted = set(ids)
         process = subprocess.Popen(["git", "cat-file", "--batch-all-objects", "--batch-check=%(objectname)",
                                     "--unordered"], cwd=self.git_dir, stdout=subprocess.PIPE,
-                                   env={**os.environ, **self._repo.git.environment()})
+                                   env={**os.environ, **self._env})
         assert process.stdout is not None
         with process.stdout:
             for line in process.stdout:
@@ -343,11 +397,7 @@ class GitRepo:
         return frozenset(wanted)
 
     def _holds(self, oid: str) -> bool:
-        try:
-            self._git("cat-file", "-e", oid)
-            return True
-        except GitCommandError:
-            return False
+        return self._git_or_none("cat-file", "-e", oid) is not None
 
     def read_blobs(self, blobs: list[str]) -> dict[str, bytes]:
         """Many blobs in one `git cat-file --batch` run (one round trip, not one per blob);
@@ -360,7 +410,7 @@ class GitRepo:
         with tempfile.TemporaryFile() as request:
             request.write("".join(f"{blob}\n" for blob in ids).encode())
             request.seek(0)
-            out = self._repo.git.execute(["git", "cat-file", "--batch"], istream=request, stdout_as_string=False)
+            out = self._git("cat-file", "--batch", istream=request, stdout_as_string=False)
         found: dict[str, bytes] = {}
         position = 0
         for blob in ids:
@@ -395,7 +445,7 @@ class GitRepo:
         if not ids:
             return
         process = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.git_dir, stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, env={**os.environ, **self._repo.git.environment()})
+                                   stdout=subprocess.PIPE, env={**os.environ, **self._env})
         assert process.stdin is not None and process.stdout is not None
         requests, replies = process.stdin, process.stdout
 
@@ -432,9 +482,8 @@ class GitRepo:
         """The blob id of `path` at `commit`, or None when it is not a regular file there (or not
         a path of the repository at all: `../x`, `/etc/passwd`)."""
         wanted = git_arg(path)
-        try:
-            out = self._git("--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--", wanted)
-        except GitCommandError:  # a path git refuses (outside the repository) names no file here
+        out = self._git_or_none("--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--", wanted)
+        if out is None:  # a path git refuses (outside the repository) names no file here
             return None
         for record in out.split("\0"):
             if record:
@@ -491,6 +540,20 @@ class GitRepo:
     def hash_work_file(self, path: str) -> str | None:
         data = self.read_work_file(path)
         return None if data is None else git_blob_id(data)
+
+
+def remote_names(keys: list[str]) -> list[str] | None:
+    """The remotes `git remote` lists, from the configured keys (`remote.<name>.<key>`, the
+    name may hold dots), sorted as git sorts them; None for a name git would treat apart (empty,
+    starting with '/', not valid UTF-8, a line break): `git remote` is asked then."""
+    names = set()
+    for key in keys:
+        if key.startswith("remote.") and key.count(".") >= 2:
+            name = key[len("remote."):key.rindex(".")]
+            if not name or name.startswith("/") or "\ufffd" in name or "\n" in name or "\r" in name:
+                return None
+            names.add(name)
+    return [name_from_git(name) for name in sorted(names, key=lambda name: name.encode("utf-8"))]
 
 
 def git_blob_id(data: bytes) -> str:

@@ -91,10 +91,12 @@ def configured_keys(git_dir: Path, base_env: dict[str, str]) -> list[str]:
     return [name for name in out.stdout.decode("utf-8", "replace").split("\0") if name]
 
 
-def safe_environment(git_dir: Path, common_dir: Path, work_tree: Path | None) -> dict[str, str]:
-    """The whole environment overlay for this repository's git processes."""
+def safe_environment(git_dir: Path, common_dir: Path, work_tree: Path | None,
+                     keys: list[str] | None = None) -> dict[str, str]:
+    """The whole environment overlay for this repository's git processes (`keys`: the
+    configured keys, when the caller has read them with `configured_keys`)."""
     env = pinned_environment(git_dir, common_dir, work_tree)
-    overrides = config_overrides(configured_keys(git_dir, env))
+    overrides = config_overrides(configured_keys(git_dir, env) if keys is None else keys)
     env["GIT_CONFIG_COUNT"] = str(len(overrides))
     for number, (key, value) in enumerate(sorted(overrides.items())):
         env[f"GIT_CONFIG_KEY_{number}"] = key

@@ -13,15 +13,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-import git
-from git.exc import InvalidGitRepositoryError, NoSuchPathError
-
 from branchwise.errors import UsageError
 from branchwise.suggest import with_suggestion
 
 
 def enclosing_repository(start: str | os.PathLike[str] = ".") -> Path:
     """The top of the git work tree (or the bare repository) that holds `start`."""
+    import git  # here, not at the top: a command given its repository never loads GitPython
+    from git.exc import InvalidGitRepositoryError, NoSuchPathError
+
     try:
         found = git.Repo(start, search_parent_directories=True, expand_vars=False)
     except (InvalidGitRepositoryError, NoSuchPathError):

@@ -27,6 +27,7 @@ file is asked of git each time.
 from __future__ import annotations
 
 import os
+import struct
 import threading
 import time
 from collections.abc import Callable
@@ -146,25 +147,49 @@ def _lstat(path: Path) -> Stat | None:
 def _read_entries(index: Path, stamp: tuple[int, int, int, int] | None) -> tuple[dict[str, Stat] | None, int]:
     """The stage-0 entries' recorded stat, when the index file is one read here (versions 2
     and 3, no split or sparse index) and did not change while it was read."""
-    from git.index.fun import read_cache
-
     if stamp is None:
         return None, 0
     index_mtime = stamp[0]
     try:
         with open(index, "rb") as stream:
-            _version, entries, extensions, _sha = read_cache(stream)
-    except (AssertionError, ValueError, OSError):
+            data = stream.read()
+        entries, extensions = read_index(data)
+    except (ValueError, OSError, struct.error):
         return None, 0
     if _extension_names(extensions) & {b"link", b"sdir"} or _stamp(index) != stamp:
         return None, 0
-    conflicted = {str(path) for path, stage in entries if stage != 0}  # git status decides those
-    out: dict[str, Stat] = {}
-    for (path, stage), entry in entries.items():
-        if stage == 0 and str(path) not in conflicted:
-            (msec, mns), (csec, cns) = entry.mtime, entry.ctime
-            out[str(path)] = (msec * 1_000_000_000 + mns, csec * 1_000_000_000 + cns, entry.size, entry.inode)
-    return out, index_mtime
+    conflicted = {path for path, stage, _stat in entries if stage != 0}  # git status decides those
+    return {path: stat for path, stage, stat in entries if stage == 0 and path not in conflicted}, index_mtime
+
+
+_ENTRY = struct.Struct(">LLLLLLLLLL20sH")  # ctime s, ns, mtime s, ns, dev, ino, mode, uid, gid, size, sha, flags
+_NAME_MASK, _STAGE_MASK, _EXTENDED = 0x0FFF, 0x3000, 0x4000
+
+
+def read_index(data: bytes) -> tuple[list[tuple[str, int, Stat]], bytes]:
+    """(path, stage, recorded stat) of each entry of a git index file of version 2 or 3 (as
+    git's index-format.txt lays it out), and the extensions after them; ValueError for
+    anything else (version 4 compresses its paths: git status is asked then)."""
+    if data[:4] != b"DIRC" or len(data) < 12 + 20:
+        raise ValueError("not a git index file")
+    version, count = struct.unpack_from(">LL", data, 4)
+    if version not in (2, 3):
+        raise ValueError(f"index version {version} is not read here")
+    at, out = 12, []
+    for _ in range(count):
+        start = at
+        csec, cns, msec, mns, _dev, ino, _mode, _uid, _gid, size, _sha, flags = _ENTRY.unpack_from(data, at)
+        at += _ENTRY.size + (2 if flags & _EXTENDED else 0)
+        end = data.index(b"\0", at) if flags & _NAME_MASK == _NAME_MASK else at + (flags & _NAME_MASK)
+        if end > len(data) - 20 or data[end:end + 1] != b"\0":
+            raise ValueError("truncated index entry")
+        path = data[at:end].decode("utf-8")  # strict: a path that is not UTF-8 is left to git
+        at = start + ((end + 1 - start + 7) & ~7)  # entries are NUL-padded to a multiple of 8 bytes
+        out.append((path, (flags & _STAGE_MASK) >> 12, (msec * 1_000_000_000 + mns, csec * 1_000_000_000 + cns,
+                                                       size, ino)))
+    if at > len(data) - 20:
+        raise ValueError("truncated index file")
+    return out, data[at:-20]
 
 
 def _extension_names(data: bytes) -> set[bytes]:

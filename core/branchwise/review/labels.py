@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-import tomli_w
-
 from branchwise.errors import UsageError
 from branchwise.models import Identity, Label, Result, Verdict, version_id
 from branchwise.review import labelfile
@@ -203,6 +201,8 @@ def export_labels(conn: sqlite3.Connection, repository: str, path: Path,
     pinned = [p for p in pins.list_pins(conn, repository) if allows is None or allows(p.path)]
     if pinned:  # an empty array would be written inline, outside the subset labelfile reads fast
         document["pin"] = pins.export_tables(pinned)
+    import tomli_w  # here: a search reads labels and never writes them
+
     write_atomically(Path(path), tomli_w.dumps(document).encode("utf-8"))
     return len(records)
 

@@ -27,11 +27,11 @@ from collections.abc import Callable
 from copy import copy
 from pathlib import PurePosixPath
 
-from git.exc import GitCommandError
 
 from branchwise.chunking import chunk_file
 from branchwise.chunking.outline_key import is_skeleton
 from branchwise.errors import UsageError
+from branchwise.git.command import GitFailed
 from branchwise.git.repo import GitRepo, git_blob_id
 from branchwise.git.worktree_status import DirtyCheck
 from branchwise.models import EXCLUDED_CLASSES, Chunk, Result, Verdict
@@ -250,7 +250,7 @@ class Verifier:
         if commit not in self._changed_since:
             try:
                 changes = self.repo.changed_files(commit, self.target_commit)
-            except GitCommandError:  # the indexed commit is gone (rebased away, garbage-collected)
+            except GitFailed:  # the indexed commit is gone (rebased away, garbage-collected)
                 changes = []
             self._changed_since[commit] = frozenset(c.path for c in changes if c.new_blob is not None)
         return self._changed_since[commit]
