@@ -94,7 +94,7 @@ class SearchReads(Database):
         found: dict[int, VersionRecord] = {}
         for batch in in_batches(version_rows):
             for row in self.conn.execute(f"{VERSION_SELECT} WHERE v.id IN ({marks(len(batch))})", batch):
-                found[row[0]] = VersionRecord(*row)
+                found[row[0]] = VersionRecord.of_row(row)
         return found
 
     def lexical_documents(self, version_rows: Sequence[int]) -> dict[int, tuple[str, ...]]:
@@ -109,14 +109,14 @@ class SearchReads(Database):
         return found
 
     def version_record(self, version_row: int) -> VersionRecord:
-        return VersionRecord(*self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
+        return VersionRecord.of_row(self.conn.execute(f"{VERSION_SELECT} WHERE v.id = ?", (version_row,)).fetchone())
 
     def has_versions(self) -> bool:
         return self.conn.execute("SELECT 1 FROM versions LIMIT 1").fetchone() is not None
 
     def every_version(self) -> list[VersionRecord]:
         """Every stored version, grouped by the blob and file it came from."""
-        return [VersionRecord(*row) for row in self.conn.execute(f"{VERSION_SELECT} ORDER BY v.blob, i.path")]
+        return [VersionRecord.of_row(row) for row in self.conn.execute(f"{VERSION_SELECT} ORDER BY v.blob, i.path")]
 
     def all_version_rows(self) -> list[int]:
         return [row[0] for row in self.conn.execute("SELECT id FROM versions ORDER BY id")]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,17 @@ class VersionRecord:
     end_line: int
     created_at: str
     imports: str  # the file's imports the symbol uses, one per line
+
+    @classmethod
+    def of_row(cls, row: Sequence) -> VersionRecord:
+        """The record of a `VERSION_SELECT` row. A search makes one per candidate, and the
+        frozen dataclass's `__init__` (one `object.__setattr__` per field) took twice as long."""
+        record = object.__new__(cls)
+        record.__dict__.update(zip(_VERSION_FIELDS, row))
+        return record
+
+
+_VERSION_FIELDS = tuple(field.name for field in fields(VersionRecord))
 
 
 #: the select list and joins of a VersionRecord, in its field order
