@@ -155,7 +155,8 @@ class HybridSearch:
             rankings["lexical"] = self._lexical(request.query, scope, depth)
         if fused:
             rankings["name"] = self._names(request.query, scope, depth)
-        rankings = {channel: self._settle_ties(ranking) for channel, ranking in rankings.items()}
+        ids = self._version_ids(list({key: None for ranking in rankings.values() for key, _score in ranking}))
+        rankings = {channel: self._settle_ties(ranking, ids) for channel, ranking in rankings.items()}
         ranked = pinned_first(self._ranked(request.query, rankings, branch, coverages), request.pinned)
         return self._assemble(ranked, branch, request) if assemble else ranked
 
@@ -240,10 +241,12 @@ class HybridSearch:
         assert self.static is not None, "no static stage"
         return _remembered(self._static_query_vectors, self.static, query)
 
-    def _settle_ties(self, ranking: list[tuple[Any, float]]) -> list[tuple[Any, float]]:
+    def _settle_ties(self, ranking: list[tuple[Any, float]],
+                     ids: dict[Any, str] | None = None) -> list[tuple[Any, float]]:
         """Equal scores (a function copied to another file, say) in version-id order, so every
-        backend ranks alike; scores equal to 5 decimals count as equal (engines round apart)."""
-        ids = self._version_ids([key for key, _score in ranking])
+        backend ranks alike; scores equal to 5 decimals count as equal (engines round apart).
+        `ids`: the version ids of the ranked keys, when the caller read them for several rankings."""
+        ids = self._version_ids([key for key, _score in ranking]) if ids is None else ids
         return sorted(ranking, key=lambda item: (-round(item[1], 5), ids[item[0]]))
 
     # what a backend supplies ----------------------------------------------------------------
