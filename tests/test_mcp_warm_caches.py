@@ -216,3 +216,23 @@ def test_a_reindex_between_two_calls_is_answered_from_the_new_index(served):
     ws.close()
     fresh = _row(service, "refund_total")
     assert fresh["verdict"] == "current" and "- 1" in fresh["text"] and fresh["indexed"]["commit"] == repo.head()[:12]
+
+
+def test_a_question_reads_the_branches_once_and_the_next_question_sees_them_change(served):
+    """`prune` deletes a branch without a new generation: the next question must not keep it."""
+    repo, service = served
+    repo.git("branch", "side")
+    writer = Workspace(repo.path, service.workspaces["ledger"].index_dir)
+    writer.index(["side"])
+    store = service.workspaces["ledger"].store
+    reads = []
+    store.conn.set_trace_callback(reads.append)
+    assert service.search_code(QUESTION, branch="side")["branch"] == "side"
+    store.conn.set_trace_callback(None)
+    assert sum("FROM branches" in sql for sql in reads) == 1
+    assert sum("key = 'generation'" in sql for sql in reads) == 1
+    repo.git("branch", "-D", "side")
+    writer.index([], prune=True)
+    writer.close()
+    with pytest.raises(UsageError, match="'side'.* not indexed"):
+        service.search_code(QUESTION, branch="side")

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from branchwise.errors import UsageError
@@ -201,10 +203,14 @@ class AgentService:
                              f"{', '.join(sorted(self.workspaces))})")
         return self.workspaces[repository]
 
-    def _held(self, repository: str | None):
-        """One question reads the repository's refs once (refcache.py); an unknown repository
-        is refused here as `_open` would refuse it."""
-        return self._workspace(repository).repo.refs_held()
+    @contextmanager
+    def _held(self, repository: str | None) -> Iterator[None]:
+        """One question reads the repository's refs once (refcache.py), and its index's
+        generation and branches once (database.py); an unknown repository is refused here as
+        `_open` would refuse it."""
+        ws = self._workspace(repository)
+        with ws.repo.refs_held(), ws.store.held():
+            yield
 
     def _open(self, repository: str | None, branch: str | None) -> tuple[Workspace, str, dict]:
         ws = self._workspace(repository)

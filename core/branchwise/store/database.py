@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -79,6 +80,7 @@ class Database:
         if not self.read_only:
             make_index_dir(self.index_dir)
         new = not path.exists()
+        self._held = threading.local()
         try:
             self.conn = self._connect(path)
             if new:  # settable only before the first table; see PAGE_SIZE
@@ -183,9 +185,32 @@ class Database:
             (key, value),
         )
 
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Within the block (in this thread), the generation and each repository's branches are
+        read once, at their first use: one question's steps agree on them, and a warm MCP
+        answer read the branches six times and the generation five. A reader's block: a write
+        inside it would not be seen by the reads it holds."""
+        if getattr(self._held, "answers", None) is not None:
+            yield
+            return
+        self._held.answers = {}
+        try:
+            yield
+        finally:
+            self._held.answers = None
+
+    def _once(self, key: object, read):
+        answers = getattr(self._held, "answers", None)
+        if answers is None:
+            return read()
+        if key not in answers:
+            answers[key] = read()
+        return answers[key]
+
     def generation(self) -> int:
         """Bumped by every committed change to versions; the FAISS file records the one it matches."""
-        return int(self.meta("generation") or 0)
+        return self._once("generation", lambda: int(self.meta("generation") or 0))
 
     def bump_generation(self) -> None:
         self.set_meta("generation", str(self.generation() + 1))
@@ -223,8 +248,8 @@ class Database:
         ).fetchall()
 
     def branches(self, repo_id: int) -> list[BranchRecord]:
-        return [BranchRecord(*row) for row in self.conn.execute(
-            f"SELECT {BRANCH_COLUMNS} FROM branches WHERE repo_id = ? ORDER BY name", (repo_id,))]
+        return list(self._once(("branches", repo_id), lambda: [BranchRecord(*row) for row in self.conn.execute(
+            f"SELECT {BRANCH_COLUMNS} FROM branches WHERE repo_id = ? ORDER BY name", (repo_id,))]))
 
 
 def default_index_dir(git_dir: Path) -> Path:
