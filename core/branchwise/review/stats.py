@@ -23,6 +23,7 @@ state against its branch tips then decides, in `status`'s words (advice.py).
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime, timezone
@@ -77,9 +78,14 @@ def record_session(
         raise UsageError(f"no index directory at {index_dir}")
     record = session_record(kind, repository, branch, index_commit, index_age_seconds, results, overrides,
                             target_commit, used)
-    try:
-        with stats_path(index_dir).open("a", encoding="utf-8") as log:
-            log.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+    line = (json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    try:  # one write of the whole line to a descriptor opened for appending (a text file object
+        # costs more to make than the write, and splits a line over 8 KiB into several writes)
+        log = os.open(stats_path(index_dir), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        try:
+            os.write(log, line)
+        finally:
+            os.close(log)
     except OSError:  # a read-only index directory is still searchable; its log stays as it was
         return None
     return record
