@@ -238,11 +238,8 @@ class Workspace:
 
     def record_stale(self, branch: str, results: list[Result]) -> None:
         """Record the branch's own results that failed verification, for the next index run (stale.py)."""
-        if not stale.failures_of(results, branch):  # the usual answer: no dirty check to make
-            return
-        checked_out = not self.repo.bare and self.repo.current_branch() == branch
-        stale.record_failures(self.index_dir, self.repo.name, branch, results,
-                              self.repo.dirty_check() if checked_out else frozenset())
+        stale.record_failures(self.index_dir, self.repo.name, branch, results, lambda: self.repo.dirty_check()
+                              if not self.repo.bare and self.repo.current_branch() == branch else frozenset())
 
     def status(self) -> dict:
         """What the index holds of this repository, and how current it is (see status.py)."""

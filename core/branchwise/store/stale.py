@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -45,18 +45,21 @@ def failures_of(results: Iterable[Result], branch: str) -> list[Result]:
 
 
 def record_failures(index_dir: Path, repository: str, branch: str, results: Iterable[Result],
-                    uncommitted: Container[str] = frozenset()) -> list[dict]:
+                    uncommitted: Callable[[], Container[str]] = frozenset) -> list[dict]:
     """Append one failure line per failed result (see `failures_of`) and return them.
 
-    A failure in a file with uncommitted edits (`uncommitted`: the work tree's dirty paths when
-    the branch is checked out) is marked `"uncommitted": true`: the index holds committed code,
-    so re-indexing cannot settle it; committing, then indexing, does.
+    A failure in a file with uncommitted edits (`uncommitted()`: the work tree's dirty paths when
+    the branch is checked out, asked only when some result failed, which most answers have not)
+    is marked `"uncommitted": true`: the index holds committed code, so re-indexing cannot
+    settle it; committing, then indexing, does.
     """
+    failed = failures_of(results, branch)
+    dirty = uncommitted() if failed else frozenset()
     lines = [
         {"kind": "failure", "repository": repository, "branch": branch, "version_id": r.version_id,
          "path": r.path, "qualified_name": r.identity.qualified_name, "verdict": r.verdict and r.verdict.value,
-         "reason": r.reason, "time": _now(), "uncommitted": r.path in uncommitted}
-        for r in failures_of(results, branch)
+         "reason": r.reason, "time": _now(), "uncommitted": r.path in dirty}
+        for r in failed
     ]
     _append(index_dir, lines)
     return lines
