@@ -12,10 +12,13 @@ import os
 import subprocess
 import tempfile
 import threading
-from collections.abc import Generator, Iterable
+from collections.abc import Callable, Generator, Iterable
 from functools import cached_property
+from pathlib import Path
+from typing import Any
 
 from branchwise.errors import BranchwiseError
+from branchwise.git.blob_memo import BlobMemo
 from branchwise.git.command import CatFile
 
 #: up to this many objects, a partial clone is asked about each one (else it lists all it holds)
@@ -23,8 +26,19 @@ _FEW_OBJECTS = 32
 
 
 class BlobReading:
-    """GitRepo's blob reads; it provides `name`, `git_dir`, `_env`, `_cwd`, `_opening`,
-    `_blobs`, `_git` and `_git_or_none`."""
+    """GitRepo's blob reads; GitRepo provides `name` and what is declared here."""
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    git_dir: Path
+    _env: dict[str, str]
+    _cwd: Path
+    _opening: tuple[object, list[str]]
+    _blobs: BlobMemo
+    _git: Callable[..., Any]
+    _git_or_none: Callable[..., str | None]
 
     def read_blob(self, blob: str) -> bytes:
         """A blob's bytes; ValueError when the object store lacks it. The id names the bytes,

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cached_property
 from pathlib import Path
+from typing import Any, cast
 
 from branchwise.errors import BranchwiseError, UsageError
 from branchwise.git import branches as gitbranches
@@ -124,13 +125,14 @@ class GitRepo(BlobReading):
         name = name_from_git(self.path.name)
         return name[:-4] if name.endswith(".git") and len(name) > 4 else name
 
-    def _git(self, *args: str, **kwargs) -> str:
-        """Git's output; GitPython's `GitCommandError` (a `GitFailed`) when it fails."""
+    def _git(self, *args: str, **kwargs) -> Any:
+        """Git's output (bytes with `stdout_as_string=False`); GitPython's `GitCommandError` (a
+        `GitFailed`) when it fails."""
         return run_git(list(args), self._env, self._cwd, **kwargs)
 
     def _git_or_none(self, *args: str) -> str | None:
         """Git's output, None when it fails (an expected answer, not an error: no import of GitPython)."""
-        return run_git(list(args), self._env, self._cwd, check=False)
+        return cast("str | None", run_git(list(args), self._env, self._cwd, check=False))
 
     # refs -----------------------------------------------------------------------------
 
@@ -146,7 +148,7 @@ class GitRepo(BlobReading):
                             "%00%(refname)%00%(symref)%00", "refs/heads", "refs/remotes", "refs/tags",
                             strip_newline_in_stdout=False)
         except GitFailed as error:  # a ref naming an object the store lacks: nothing to index from it
-            said = str(error.stderr or error)
+            said = str(getattr(error, "stderr", None) or error)
             missing = re.search(r"missing object ([0-9a-f]+) for (\S+?)'?$", said, re.MULTILINE)
             if missing is not None:
                 raise BranchwiseError(f"commit {missing[1]} of {missing[2]} is missing from the object store of "
@@ -252,7 +254,7 @@ class GitRepo(BlobReading):
     def _read_head_commit(self) -> str | None:
         current = self.current_branch()
         branch = None if current is None else self.branch_refs().get(current)
-        if branch is not None and branch.ref == gitbranches.LOCAL_PREFIX + current:
+        if current is not None and branch is not None and branch.ref == gitbranches.LOCAL_PREFIX + current:
             return branch.commit  # the refs listing has it: no process of its own
         # detached, or an unborn branch (an empty repository), which names no commit
         return self._git_or_none("rev-parse", "-q", "--verify", "HEAD^{commit}")
