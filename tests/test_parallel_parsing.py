@@ -27,6 +27,7 @@ from branchwise.store import DB_FILE
 from branchwise.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
+STATIC_MODEL = "branchwise-code-v2-static"
 #: each table an index run writes, with the columns compared (all but wall-clock times)
 TABLES = {
     "repositories": "id, name",
@@ -51,15 +52,18 @@ def samples(tmp_path_factory) -> Path:
     return dest
 
 
-def _index_everything(repos: list[Path], index: Path, processes: int, monkeypatch) -> None:
+def _index_everything(repos: list[Path], index: Path, processes: int, monkeypatch) -> int:
+    """Every branch of `repos` indexed; returns the static vectors the parse workers made."""
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
     monkeypatch.setenv("BRANCHWISE_PARSE_PROCESSES", str(processes))
+    ahead = 0
     for repo in repos:
         ws = Workspace(repo, index)
         try:
-            ws.index([], all_branches=True)
+            ahead += ws.index([], all_branches=True).embedding.get("static", {}).get("with_files", 0)
         finally:
             ws.close()
+    return ahead
 
 
 def _tables(index: Path) -> dict[str, list[tuple]]:
@@ -71,15 +75,22 @@ def _tables(index: Path) -> dict[str, list[tuple]]:
         conn.close()
 
 
-def test_two_parse_processes_build_the_same_index_as_one(samples, tmp_path, monkeypatch):
+@pytest.mark.parametrize("static_model", ["none", STATIC_MODEL])
+def test_two_parse_processes_build_the_same_index_as_one(samples, tmp_path, monkeypatch, static_model):
+    """With a static stage, the workers embed their files' texts with the static model; the
+    embedding cache then holds the same vectors, bit for bit, as the static stage makes."""
+    monkeypatch.setenv("BRANCHWISE_STATIC_MODEL", static_model)
     repos = sorted(p for p in samples.iterdir() if (p / ".git").exists())
     assert len(repos) >= 3
-    _index_everything(repos, tmp_path / "single", 1, monkeypatch)
-    _index_everything(repos, tmp_path / "parallel", 2, monkeypatch)
+    alone = _index_everything(repos, tmp_path / "single", 1, monkeypatch)
+    ahead = _index_everything(repos, tmp_path / "parallel", 2, monkeypatch)
     single, parallel = _tables(tmp_path / "single"), _tables(tmp_path / "parallel")
     assert len(single["versions"]) > 100 and len(single["branches"]) > 3 and single["tombstones"]
     for table in TABLES:
         assert parallel[table] == single[table], table
+    if static_model != "none":
+        assert {model for model, _key, _vector in single["embeddings"]} == {"hashing-384", STATIC_MODEL}
+        assert alone == 0 and ahead > 100  # the workers embedded, not the static stage
 
 
 def test_workers_parse_as_the_process_does(samples, monkeypatch):
@@ -126,21 +137,40 @@ def _die(task):
     os._exit(3)
 
 
-def _spawned_workers(pid: int) -> list[int]:
+def _parse_workers(pid: int) -> list[int]:
+    """The children of `pid` that are its parse workers: forked (the parent's command line)
+    or spawned (multiprocessing's `spawn_main`), not its git processes."""
+    parent = Path(f"/proc/{pid}/cmdline").read_bytes()
     found = []
     for entry in Path("/proc").iterdir():
         try:
-            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid \
-                    and b"spawn_main" in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                cmdline = (entry / "cmdline").read_bytes()
+                if cmdline == parent or b"spawn_main" in cmdline:
+                    found.append(int(entry.name))
         except (OSError, ValueError, IndexError):
             continue
     return found
 
 
+def _lock_is_free(index: Path) -> bool:
+    import fcntl
+
+    fd = os.open(index / "write.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
-    """SIGKILL gives the pool no time to stop its workers; they notice and exit by themselves."""
+    """SIGKILL gives the pool no time to stop its workers; they notice and exit by themselves,
+    and the index's write lock is free as soon as the index process is gone (a forked worker
+    never holds it)."""
     import signal
     import time
 
@@ -161,12 +191,19 @@ def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
     deadline = time.monotonic() + 300
     while len(workers) < 2 and index.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
-        workers = _spawned_workers(index.pid)
+        workers = _parse_workers(index.pid)
     assert len(workers) == 2, "the index run never had its two parse workers"
     index.send_signal(signal.SIGKILL)
     index.wait()
+    assert _lock_is_free(tmp_path / "index")
     deadline = time.monotonic() + 60
     while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not [w for w in workers if Path(f"/proc/{w}/cmdline").exists()
-                and b"spawn_main" in Path(f"/proc/{w}/cmdline").read_bytes()]
+    assert not [w for w in workers if _command_line(w)]  # a zombie's is empty
+
+
+def _command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -7,6 +7,7 @@ The hashing embedder keeps these tests fast; nothing here depends on retrieval q
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -122,3 +123,29 @@ def test_cli_gc_refuses_or_waits_for_another_writer(indexed):
     releaser.join()
     assert waiting.returncode == 0, err
     assert still_running_at_release == [True] and '"gc_removed_versions": 0' in out
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
+def test_a_forked_child_holds_no_copy_of_the_write_lock(tmp_path):
+    """Parse workers fork from an index run (index/parsing.py): a child's copy of the lock's
+    descriptor would keep the lock held after the run was killed, so the child closes it."""
+    import fcntl
+
+    with WriteLock(tmp_path) as lock:
+        held = lock._fd
+        assert held is not None
+        child = os.fork()
+        if child == 0:  # the child: its copy must be gone
+            try:
+                os.fstat(held)
+            except OSError:
+                os._exit(0)
+            os._exit(1)
+        _pid, status = os.waitpid(child, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        other = os.open(tmp_path / "write.lock", os.O_RDWR)
+        try:  # closing the child's copy did not unlock the parent's
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(other)

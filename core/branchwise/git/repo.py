@@ -265,13 +265,24 @@ class GitRepo(BlobReading):
         return self._git_or_none("cat-file", "-e", f"{sha}^{{commit}}") is not None
 
     def commit_time(self, sha: str) -> datetime:
-        from git.exc import GitCommandError
+        """When `sha` was committed (its committer's time), read from the commit object by the
+        long-lived `cat-file` (an index run's first commit no longer loads GitPython)."""
+        missing = BranchwiseError(f"commit {sha} is missing from the object store of {self.name}: "
+                                  "fetch it again or run `git fsck`")
+        stamp = None
+        if _COMMIT_ID.fullmatch(sha.encode("ascii", "replace")):
+            try:
+                stamp = _committer_time(self._cat_file.read(sha))
+            except ValueError:
+                raise missing from None
+        if stamp is None:  # an abbreviated name, or a commit object not read here
+            from git.exc import GitCommandError
 
-        try:
-            return datetime.fromtimestamp(self._repo.commit(sha).committed_date, tz=timezone.utc)
-        except (ValueError, GitCommandError):
-            raise BranchwiseError(f"commit {sha} is missing from the object store of {self.name}: "
-                                  "fetch it again or run `git fsck`") from None
+            try:
+                stamp = self._repo.commit(sha).committed_date
+            except (ValueError, GitCommandError):
+                raise missing from None
+        return datetime.fromtimestamp(stamp, tz=timezone.utc)
 
     def commits_between(self, old: str, new: str) -> int | None:
         """How many commits `new` has that `old` lacks (None when either is unknown here)."""
@@ -429,3 +440,12 @@ def git_blob_id(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def _committer_time(commit: bytes) -> int | None:
+    """The committer's Unix time in a commit object (None if it has no such header)."""
+    for line in commit.split(b"\n\n", 1)[0].split(b"\n"):
+        if line.startswith(b"committer "):
+            fields = line.rsplit(b" ", 2)
+            return int(fields[1]) if len(fields) == 3 and fields[1].lstrip(b"-").isdigit() else None
+    return None

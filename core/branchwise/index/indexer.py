@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta, timezone
 
-from git.exc import GitCommandError
+from branchwise.git.command import GitFailed
 
 from branchwise.backends.backend import VectorStore
 from branchwise.chunking import path_embedding_text
@@ -87,6 +87,8 @@ class _Run:
     #: versions whose place in this branch's live set changed (for a shared backend's payloads)
     touched: set[int] = field(default_factory=set)
     pending: dict[str, str] = field(default_factory=dict)  # embedding key -> text
+    #: static vectors of the file's new versions that came with it (parsing.py), stored with them
+    ahead: dict[str, bytes] = field(default_factory=dict)
 
 
 @dataclass
@@ -154,11 +156,15 @@ class Indexer:
         embedder: Embedder,
         vectors: VectorStore,
         progress: Progress | None = None,
+        ahead_model: str | None = None,
     ):
         self.store = store
         self.repo = repo
         self.config = config
         self.embedder = embedder
+        #: the static model whose vectors parse workers compute with the files (parsing.py)
+        self.ahead_model = ahead_model
+        self.ahead_embedded = 0  # texts whose static vectors came with their files
         self.rules = config.chunking_rules()
         self.progress = progress or (lambda stage, done, total: None)
         self.vectors = vectors  # the backend's (see backends/), loaded before this run
@@ -190,7 +196,7 @@ class Indexer:
             else:
                 try:
                     branch_id, changes = self._start(repo_id, branch, commit, existing, summary)
-                except GitCommandError as error:  # a tree missing from the object store
+                except GitFailed as error:  # a tree missing from the object store
                     raise self.repo.unreadable_tree(commit, error) from None
                 # an inherited or older live set, stored under other rules (ignore files, attributes)
                 reparse |= self._left_out(commit).revisit(self.store, branch_id)
@@ -293,7 +299,7 @@ class Indexer:
         if len(new_paths) >= BULK_FILES:
             self.store.prepare_bulk_writes()
         parsed = parse_files(self.repo, [(c.path, c.new_blob) for c in changes if c.new_blob],
-                             self.rules, left_out.marks(new_paths))
+                             self.rules, left_out.marks(new_paths), self.ahead_model)
         run.summary.files_changed += len(changes)
         run.summary.files_removed += sum(1 for c in changes if not c.new_blob and c.path not in reasons)
         try:
@@ -338,9 +344,21 @@ class Indexer:
                 run.touched.add(version_row)
                 self.store.set_live(run.branch_id, identity_id, version_row, parsed.blob,
                                     chunk.start_line, chunk.end_line)
+            if run.ahead:
+                self._store_ahead(run)
         for identity_id, version_row in old.items():
             if identity_id not in seen:
                 self._tombstone(run, identity_id, version_row)
+
+    def _store_ahead(self, run: _Run) -> None:
+        """The static vectors a worker computed with a file, cached with its new versions: the
+        static stage finds them there, and so does the vector store when the branch lands."""
+        assert self.ahead_model is not None
+        added = self.store.add_embeddings(self.ahead_model, list(run.ahead.items()))
+        run.ahead.clear()
+        self.ahead_embedded += added
+        if self.ahead_model == self.embedder.name:  # the static model is the only dense stage
+            run.summary.embedded += added
 
     def _known_in_file(self, repo_id: int, parsed: ParsedFile) -> _KnownRows:
         """What the store already has of one file's chunks, read in three queries rather than
@@ -369,7 +387,12 @@ class Indexer:
             return stored
         extras = parsed.extras_of(position) if parsed is not None else chunk_extras(chunk)
         embed_key, path_key = extras.embed_key, extras.path_key
+        ahead = parsed.vectors if parsed is not None and self.ahead_model is not None else {}
         for key, text in ((embed_key, chunk.embedding_text), (path_key, None)):
+            if key in ahead:
+                run.ahead[key] = ahead[key]
+                if self.ahead_model == self.embedder.name:
+                    continue  # the only dense stage's vector came with the file
             embedded = key in known.embedded if known else self._has_embedding(key)
             if key not in run.pending and not embedded:
                 run.pending[key] = text if text is not None else path_embedding_text(chunk.identity.path)

@@ -10,6 +10,17 @@ path, bytes and the chunking rules). A small run (an incremental commit) stays i
 where starting workers would cost more than it saves, and so does any run when workers cannot
 start or die (the files they held are parsed in the process).
 
+Where it can, the pool forks: a forked worker starts in milliseconds with every module this
+process imported, where a spawned one starts a new interpreter (about half a second), so
+much smaller runs pay. It forks only on Linux from a process with one thread (a forked child
+keeps only the thread that forked; the review app's workers could leave a lock held in it),
+and never holds the index's write lock (store/lock.py closes it in a forked child).
+
+With the static model named (`ahead_model`), a worker also embeds its files' texts and
+paths: a table lookup per token that then runs beside the parsing of the other files, instead
+of after every branch in the static stage. The vectors are the same bit for bit (a text's
+vector does not depend on the batch it is in); the indexer stores them with the versions.
+
 Blobs stream from one `git cat-file --batch` (GitRepo.iter_blobs) with a bounded number of
 files in flight, so memory does not grow with the repository. `BRANCHWISE_PARSE_PROCESSES=N`
 fixes the number of processes (1: in the process) whatever the run's size.
@@ -18,6 +29,7 @@ fixes the number of processes (1: in the process) whatever the run's size.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections import deque
@@ -34,8 +46,10 @@ from branchwise.git.repo import GitRepo
 from branchwise.lexical import fts_columns
 from branchwise.models import Chunk, FileChunks, PathMarks, sha256_hex
 
-#: files to parse from which worker processes pay for their start (about half a second)
+#: files to parse from which spawned worker processes pay for their start (about half a second)
 PARALLEL_MIN_FILES = 200
+#: files to parse from which forked worker processes pay for theirs
+FORK_MIN_FILES = 25
 #: a task is this many files or this many bytes, whichever comes first (fewer round trips)
 TASK_FILES = 16
 TASK_BYTES = 256 * 1024
@@ -77,6 +91,9 @@ class ParsedFile:
     chunks: FileChunks
     extras: list[ChunkExtras] | None = field(default=None)
     unreadable: bool = False  # the blob is missing from the object store
+    #: embedding key -> float32 vector bytes of the static model, for its chunks' texts and its
+    #: path, when a worker embedded them ahead
+    vectors: dict[str, bytes] = field(default_factory=dict)
 
     def extras_of(self, position: int) -> ChunkExtras:
         if self.extras is None:  # parsed in this process: computed when a new version needs them
@@ -105,13 +122,18 @@ def parse_file(repository: str, path: str, blob: str, data: bytes | None, rules:
     return ParsedFile(path, blob, chunks, [chunk_extras(chunk, path_key) for chunk in chunks.chunks])
 
 
-def process_count(files: int) -> int:
+def start_method() -> str:
+    """How worker processes start here: forked where that is safe (see the module's docstring)."""
+    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
+
+
+def process_count(files: int, method: str = "spawn") -> int:
     """Processes for parsing `files` files: the environment's setting, else one per core for
     a run big enough to pay for them."""
     configured = os.environ.get("BRANCHWISE_PARSE_PROCESSES", "")
     if configured.isdigit() and int(configured) > 0:
         return int(configured)
-    if files < PARALLEL_MIN_FILES:
+    if files < (FORK_MIN_FILES if method == "fork" else PARALLEL_MIN_FILES):
         return 1
     try:
         cores = len(os.sched_getaffinity(0))
@@ -121,16 +143,18 @@ def process_count(files: int) -> int:
 
 
 def parse_files(repo: GitRepo, files: list[tuple[str, str]], rules: ChunkingRules,
-                marks: PathMarks) -> Generator[ParsedFile, None, None]:
-    """Each of `files` ((path, blob) pairs) parsed, in their order."""
-    processes = process_count(len(files))
+                marks: PathMarks, ahead_model: str | None = None) -> Generator[ParsedFile, None, None]:
+    """Each of `files` ((path, blob) pairs) parsed, in their order; files parsed in workers
+    carry `ahead_model`'s vectors when it is given."""
+    method = start_method()
+    processes = process_count(len(files), method)
     blobs = _file_bytes(repo, files)
     try:
         if processes <= 1:
             for path, blob, data in blobs:
                 yield parse_file(repo.name, path, blob, data, rules, marks)
         else:
-            yield from _parse_in_workers(repo.name, blobs, rules, marks, processes)
+            yield from _parse_in_workers(repo.name, blobs, rules, marks, processes, method, ahead_model)
     finally:
         blobs.close()  # ends git's cat-file when the caller stops early
 
@@ -155,12 +179,12 @@ _Task = list[tuple[str, str, bytes | None, PathMarks]]  # (path, blob, bytes, th
 
 
 def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes | None]], rules: ChunkingRules,
-                      marks: PathMarks, processes: int) -> Iterator[ParsedFile]:
+                      marks: PathMarks, processes: int, method: str, ahead_model: str | None) -> Iterator[ParsedFile]:
     pending: deque[tuple[_Task, Future | None]] = deque()
     try:
         pool: ProcessPoolExecutor | None = ProcessPoolExecutor(
-            processes, mp_context=get_context("spawn"), initializer=_start_worker,
-            initargs=(repository, rules, os.getpid()))
+            processes, mp_context=get_context(method), initializer=_start_worker,
+            initargs=(repository, rules, os.getpid(), ahead_model))
     except (OSError, ImportError, NotImplementedError):  # no process support here: parse in this one
         pool = None
     try:
@@ -217,8 +241,11 @@ def _collect(entry: tuple[_Task, Future | None], repository: str, rules: Chunkin
 _worker: dict[str, object] = {}
 
 
-def _start_worker(repository: str, rules: ChunkingRules, parent: int) -> None:
+def _start_worker(repository: str, rules: ChunkingRules, parent: int, ahead_model: str | None = None) -> None:
     _worker["repository"], _worker["rules"] = repository, rules
+    if ahead_model is not None:
+        from branchwise.embedding.static_model import StaticEmbedder
+        _worker["embedder"] = StaticEmbedder(ahead_model)
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
 
 
@@ -233,5 +260,29 @@ def _exit_with_parent(parent: int) -> None:
 def _parse_task(task: _Task) -> list[ParsedFile]:
     repository, rules = str(_worker["repository"]), _worker["rules"]
     assert isinstance(rules, ChunkingRules)
-    return [parse_file(repository, path, blob, data, rules, marks, with_extras=True)
-            for path, blob, data, marks in task]
+    parsed = [parse_file(repository, path, blob, data, rules, marks, with_extras=True)
+              for path, blob, data, marks in task]
+    embedder = _worker.get("embedder")
+    if embedder is not None:
+        try:
+            _embed_ahead(embedder, parsed)
+        except Exception:  # the static stage embeds what a worker could not, or says why it cannot
+            for file in parsed:
+                file.vectors = {}
+    return parsed
+
+
+def _embed_ahead(embedder, parsed: list[ParsedFile]) -> None:
+    """Each file's chunk texts and path embedded, in one call for the task."""
+    texts: dict[str, str] = {}
+    for file in parsed:
+        if file.chunks.chunks:
+            texts.setdefault(file.path_key, path_embedding_text(file.path))
+        for chunk, extras in zip(file.chunks.chunks, file.extras or ()):
+            texts.setdefault(extras.embed_key, chunk.embedding_text)
+    if not texts:
+        return
+    vectors = dict(zip(texts, (vector.astype("float32").tobytes() for vector in embedder.embed(list(texts.values())))))
+    for file in parsed:
+        keys = [extras.embed_key for extras in file.extras or ()]
+        file.vectors = {key: vectors[key] for key in ([file.path_key] if file.chunks.chunks else []) + keys}

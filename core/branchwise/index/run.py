@@ -64,7 +64,9 @@ def index(ws, branches: list[str], all_branches: bool = False, progress: Progres
         if rebuild:
             stages.rebuild()
         local = ws.backend.kind == "faiss"  # a shared server is published once, complete
-        indexer = Indexer(ws.store, ws.repo, ws.config, ws.embedder, stages, progress)
+        ahead = (ws.static_embedder.name if static_vectors is not None
+                 else ws.embedder.name if is_static_model(ws.embedder.name) else None)
+        indexer = Indexer(ws.store, ws.repo, ws.config, ws.embedder, stages, progress, ahead)
         order = parents_first(names)
         _index_branches(ws, indexer, stages, order, report, progress, stale_only, local)
         if prune:
@@ -78,8 +80,12 @@ def index(ws, branches: list[str], all_branches: bool = False, progress: Progres
         # pages and its own in one copy (one pair of fsyncs less), before any transformer starts
         if static_vectors is not None:
             _static_stage(ws, static_vectors, vectors, report, order, local)
+            report.embedding["static"]["embedded"] += indexer.ahead_embedded
+            report.embedding["static"]["with_files"] = indexer.ahead_embedded  # by the parse workers
         others = [static_vectors] if static_vectors is not None else []
         _embedding_stage(ws, lock, vectors, report, order, progress, background and local, others)
+        if static_vectors is None and ahead is not None:
+            report.embedding["embedded"] += indexer.ahead_embedded
     return report
 
 

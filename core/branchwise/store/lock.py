@@ -27,6 +27,22 @@ YIELD_WAIT_SECONDS = 120.0
 READER_HOLD_SECONDS = 1.0
 #: the index directories whose write lock this process holds now
 _HELD: set[str] = set()
+#: the descriptors of this process's WriteLocks, closed in a forked child (index/parsing.py's
+#: workers): a child that outlives a killed writer must not keep its lock
+_OPEN: set[int] = set()
+
+
+def _forget_in_child() -> None:
+    for fd in _OPEN:  # closing a copy never unlocks: the parent's descriptor still holds it
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _OPEN.clear()
+    _HELD.clear()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def _key(index_dir: Path) -> str:
@@ -100,6 +116,7 @@ class WriteLock:
         """The lock a parent process handed over as the open, locked descriptor `fd`."""
         lock = cls(index_dir)
         lock._fd = fd
+        _OPEN.add(fd)
         _HELD.add(_key(index_dir))
         return lock
 
@@ -139,9 +156,11 @@ class WriteLock:
             self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as error:
             raise UsageError(f"cannot write the index at {self.path.parent}: {error.strerror or error}") from None
+        _OPEN.add(self._fd)
         try:
             self._take(self._fd)
         except BlockingIOError:
+            _OPEN.discard(self._fd)
             os.close(self._fd)
             self._fd = None
             raise IndexLockedError(
@@ -178,5 +197,6 @@ class WriteLock:
             if not self._handed_over:
                 _HELD.discard(_key(self.path.parent))
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
+            _OPEN.discard(self._fd)
             os.close(self._fd)
             self._fd = None

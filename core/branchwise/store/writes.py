@@ -177,11 +177,12 @@ class IndexWrites(Database):
             "SELECT 1 FROM embeddings WHERE model = ? AND key = ?", (model, key)
         ).fetchone() is not None
 
-    def add_embeddings(self, model: str, vectors: list[tuple[str, bytes]]) -> None:
-        self.conn.executemany(
+    def add_embeddings(self, model: str, vectors: list[tuple[str, bytes]]) -> int:
+        """Cache `model`'s vectors by embedding key; returns how many were new."""
+        return self.conn.executemany(
             "INSERT OR IGNORE INTO embeddings (model, key, vector) VALUES (?, ?, ?)",
             [(model, key, vector) for key, vector in vectors],
-        )
+        ).rowcount
 
     def unembedded_texts(self, model: str) -> dict[str, str]:
         """embedding key -> embedding text of the versions whose text `model` has not embedded."""
