@@ -184,7 +184,7 @@ def _poll_search(repo: Path, index: Path, env: dict, query: str, t0: float, stop
                 answer = None
             results = answer.get("results", answer) if isinstance(answer, dict) else answer
             coverage = {k: v for k, v in answer.items() if "coverage" in k} if isinstance(answer, dict) else {}
-            seen.append({"started_s": round(started, 2), "ended_s": round(ended, 2),
+            seen.append({"started_s": round(started, 2), "ended_s": round(ended, 2), "after_index": final,
                          "results": len(results) if isinstance(results, list) else 0, "coverage": coverage})
         if final:
             return
@@ -239,7 +239,9 @@ def index_run(repo: Path, index: Path, code: Path, model: str, query: str, work:
         "first_answer_poll_started_s": answered[0]["started_s"] if answered else None,
         # every dense stage complete (a foreground run embeds them all before it exits): the
         # first answer of a search started once `index` had returned
-        "full_quality_answer_s": next((s["ended_s"] for s in answered if s["started_s"] >= wall), None),
+        # (the last poll is marked: its rounded start can read a few milliseconds before `wall`)
+        "full_quality_answer_s": next((s["ended_s"] for s in answered if s["after_index"] or s["started_s"] >= wall),
+                                      None),
         "polls": tried[0], "polls_answered": len(seen), "coverage_seen": [s["coverage"] for s in seen if s["coverage"]][:50],
         "embed_s": round(embed_s, 2), "non_model_s": round(non_model, 2),
         "non_model_in_indexer_s": round(sum(b["seconds"] - b["embed_seconds"] for b in report["branches"]), 2),
