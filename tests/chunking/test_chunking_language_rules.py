@@ -299,3 +299,15 @@ def test_a_csharp_partial_type_is_named_by_its_file_and_its_other_parts_are_part
     assert other["Writer.Flush"].parent == other["partial Writer"].identity
     plain = {c.identity.qualified_name for c in chunk_file("r", "src/Other.cs", part.replace(b"partial ", b"")).chunks}
     assert plain == {"Writer", "Writer.Flush"}  # only a partial type is a part
+
+
+def test_swift_functions_are_named_by_their_name_field_and_operators_stay_in_their_type():
+    """swift.scm takes a function's name from its `name` field (`@named`: a field pattern cost
+    tree-sitter a quarter of a second to compile); an operator function is no symbol of its own."""
+    source = (b"struct Token: Equatable {\n    let id: Int\n\n    func renamed(to id: Int) -> Token {\n"
+              b"        Token(id: id)\n    }\n\n    static func ==(lhs: Token, rhs: Token) -> Bool {\n"
+              b"        lhs.id == rhs.id\n    }\n}\n\nfunc makeToken() -> Token {\n    Token(id: 1)\n}\n")
+    chunks = chunk_file("r", "Sources/Token.swift", source).chunks
+    names = {(c.identity.symbol_type, c.identity.qualified_name) for c in chunks}
+    assert names == {("struct", "Token"), ("method", "Token.renamed"), ("function", "makeToken")}
+    assert "static func ==" in next(c.text for c in chunks if c.identity.qualified_name == "Token")

@@ -136,6 +136,11 @@ def kotlin(definition: Definition, captures: dict[str, list[Node]]) -> bool:
 
 
 def swift(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """Extensions are named `extension T`; an operator function (`static func ==`) is no symbol
+    of its own (it stays in its type's chunk)."""
+    named = definition.node.child_by_field_name("name") if "named" in captures else None
+    if named is not None and named.type != "simple_identifier":
+        return False
     if definition.kind == "extension":
         extended = re.split(r"[<\s]", _text(captures["name"][0]).strip(), maxsplit=1)[0]
         definition.name = f"extension {extended}"

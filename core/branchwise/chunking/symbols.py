@@ -98,6 +98,9 @@ def find_symbols(grammar_name: str, root: Node, table: LineTable) -> FileSymbols
 
 def _definition_from_match(pattern: int, captures: dict[str, list[Node]]) -> Definition | None:
     name_nodes = captures.get("name")
+    if not name_nodes and "named" in captures:  # `@named`: the definition's `name` field names it
+        field = captures["named"][0].child_by_field_name("name")
+        name_nodes = [field] if field is not None else None
     for capture, nodes in captures.items():
         prefix, _, kind = capture.partition(".")
         if prefix in ("definition", "scope") and name_nodes:
