@@ -4,13 +4,24 @@ embeddings that make up a version's vector."""
 
 from __future__ import annotations
 
+import itertools
 import json
-
 from collections.abc import Iterable, Sequence
 
 from branchwise.store.batches import in_batches, marks
 from branchwise.store.database import Database
 from branchwise.store.records import VERSION_SELECT, VersionRecord
+
+
+#: names for keep_rows' tables, unique in the process (a connection's temporary tables are its own)
+_KEPT_TABLES = itertools.count(1)
+
+
+def _among(allowed: Sequence[int], kept: str | None) -> tuple[str, tuple]:
+    """An `IN (...)` subquery of the allowed rows and its parameters: the kept table, or the list."""
+    if kept is not None:
+        return f"SELECT row FROM temp.{kept}", ()
+    return "SELECT value FROM json_each(?)", (json.dumps(list(allowed)),)
 
 
 class SearchReads(Database):
@@ -51,33 +62,49 @@ class SearchReads(Database):
             params += [part for prefix in allowed_prefixes for part in (len(prefix), prefix)]
         return [row[0] for row in self.conn.execute(f"{base} ORDER BY 1", params)]
 
+    def keep_rows(self, rows: Sequence[int]) -> str:
+        """`rows` in a temporary table of this connection, named by the return value: an allowed
+        set that several questions use (a warm server's branch) is tested there by its primary
+        key, where a JSON list is parsed into a new lookup for each statement."""
+        name = f"allowed_{next(_KEPT_TABLES)}"
+        self.conn.execute(f"CREATE TEMP TABLE {name} (row INTEGER PRIMARY KEY)")
+        self.conn.execute(f"INSERT INTO temp.{name} SELECT value FROM json_each(?)", (json.dumps(list(rows)),))
+        return name
+
+    def forget_rows(self, table: str) -> None:
+        self.conn.execute(f"DROP TABLE IF EXISTS temp.{table}")
+
     def bm25(self, match: str, weights: Sequence[float], depth: int, allowed: Sequence[int],
-             within: str | None = None) -> list[tuple[int, float]]:
-        """FTS5 BM25 over the version rows `allowed` (and among the rows matching `within`):
-        (version row, score), best first, the score higher for a better match."""
+             within: str | None = None, kept: str | None = None) -> list[tuple[int, float]]:
+        """FTS5 BM25 over the version rows `allowed` (held in the table `kept` when given: see
+        keep_rows), and among the rows matching `within`: (version row, score), best first,
+        the score higher for a better match."""
         columns = ", ".join(str(w) for w in weights)
         narrower = " AND rowid IN (SELECT rowid FROM lexical WHERE lexical MATCH ?)" if within else ""
+        among, rows_param = _among(allowed, kept)
         # `+rowid` keeps the allowed set a filter on the matches: as an index constraint FTS5
         # would run the whole match once per allowed row
         rows = self.conn.execute(
             f"SELECT rowid, bm25(lexical, {columns}) AS rank FROM lexical WHERE lexical MATCH ? "
-            f"AND +rowid IN (SELECT value FROM json_each(?)){narrower} ORDER BY rank LIMIT ?",
-            (match, json.dumps(list(allowed)), *([within] if within else []), depth),
+            f"AND +rowid IN ({among}){narrower} ORDER BY rank LIMIT ?",
+            (match, *rows_param, *([within] if within else []), depth),
         ).fetchall()
         return [(row_id, -rank) for row_id, rank in rows]
 
-    def named(self, names: Sequence[str], allowed: Sequence[int], depth: int) -> list[int]:
-        """The version rows among `allowed` whose symbol is named one of `names` exactly: its
-        own (last) name, or its qualified name ending with a dotted one; overloads (`#2`) too."""
+    def named(self, names: Sequence[str], allowed: Sequence[int], depth: int, kept: str | None = None) -> list[int]:
+        """The version rows among `allowed` (or the table `kept`) whose symbol is named one of
+        `names` exactly: its own (last) name, or its qualified name ending with a dotted one;
+        overloads (`#2`) too."""
         patterns: list[str] = []
         for name in names:
             escaped = "".join(f"[{c}]" if c in "*?[" else c for c in name)
             patterns += [escaped, f"{escaped}#*", f"*.{escaped}", f"*.{escaped}#*"]
         clauses = " OR ".join(["i.qualified_name GLOB ?"] * len(patterns))
+        among, rows_param = _among(allowed, kept)
         rows = self.conn.execute(
             "SELECT v.id FROM versions v JOIN identities i ON i.id = v.identity_id "
-            f"WHERE v.id IN (SELECT value FROM json_each(?)) AND ({clauses}) ORDER BY v.id LIMIT ?",
-            (json.dumps(list(allowed)), *patterns, depth),
+            f"WHERE v.id IN ({among}) AND ({clauses}) ORDER BY v.id LIMIT ?",
+            (*rows_param, *patterns, depth),
         ).fetchall()
         return [row[0] for row in rows]
 

@@ -7,6 +7,7 @@ allowed set as a row filter).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,12 +24,18 @@ from branchwise.search.question_shape import shape_of
 from branchwise.store import Store, VersionRecord
 
 
-@dataclass(frozen=True)
+#: allowed sets a searcher keeps between questions (a warm server asks many of one branch)
+SCOPES_KEPT = 4
+
+
+@dataclass
 class AllowedRows:
-    """One search's allowed set: its version rows as FAISS takes them and as FTS5 takes them."""
+    """One search's allowed set: its version rows as FAISS takes them and as FTS5 takes them,
+    and, once a second question uses it, the temporary table FTS5 tests them in (reads.keep_rows)."""
 
     rows: np.ndarray
     ids: list[int]
+    kept: str | None = None
 
 
 class Searcher(HybridSearch):
@@ -48,6 +55,7 @@ class Searcher(HybridSearch):
         self.repo_id: int = repo_id
         self._indexes: dict[str, VectorIndex] = {}  # model identity -> its loaded vectors
         self._coverage: dict[tuple[str, int, int], Coverage] = {}
+        self._scopes: OrderedDict[tuple, AllowedRows] = OrderedDict()  # see _scope
 
     def _index(self, embedder: Embedder) -> VectorIndex:
         if embedder.name not in self._indexes:
@@ -104,13 +112,28 @@ class Searcher(HybridSearch):
     # the search ---------------------------------------------------------------------------
 
     def _scope(self, branch: BranchInfo, request: SearchRequest) -> AllowedRows:
-        """Version rows visible to this request."""
+        """Version rows visible to this request, kept for the next questions while the index
+        generation, the branch and the filters are the same (a big branch's live set costs
+        milliseconds to read); from the second question on, in a temporary table."""
+        prefixes = None if request.allowed_prefixes is None else tuple(request.allowed_prefixes)
+        key = (self.store.generation(), branch.id if request.scope == "branch" else None, branch.commit,
+               request.language, request.symbol_type, request.path_class, request.path_prefix, prefixes)
+        scope = self._scopes.get(key)
+        if scope is not None:
+            self._scopes.move_to_end(key)
+            if scope.kept is None:
+                scope.kept = self.store.keep_rows(scope.ids)
+            return scope
         rows = self.store.allowed_rows(
-            branch.id if request.scope == "branch" else None, self.repo_id, language=request.language,
-            symbol_type=request.symbol_type, path_class=request.path_class, path_prefix=request.path_prefix,
-            allowed_prefixes=request.allowed_prefixes,
+            key[1], self.repo_id, language=request.language, symbol_type=request.symbol_type,
+            path_class=request.path_class, path_prefix=request.path_prefix, allowed_prefixes=request.allowed_prefixes,
         )
-        return AllowedRows(np.fromiter(rows, dtype=np.int64, count=len(rows)), rows)
+        scope = self._scopes[key] = AllowedRows(np.fromiter(rows, dtype=np.int64, count=len(rows)), rows)
+        while len(self._scopes) > SCOPES_KEPT:
+            _key, old = self._scopes.popitem(last=False)
+            if old.kept is not None:
+                self.store.forget_rows(old.kept)
+        return scope
 
     def _version_ids(self, keys: list[int]) -> dict[int, str]:
         return self.store.version_ids(keys)
@@ -135,7 +158,7 @@ class Searcher(HybridSearch):
         shape = shape_of(question)
         if not shape.bare:
             return ranked
-        exact = self.store.named(sorted(shape.names), allowed.ids, depth)
+        exact = self.store.named(sorted(shape.names), allowed.ids, depth, allowed.kept)
         first = set(exact)
         return [(row, 1e6) for row in exact] + [(row, score) for row, score in ranked if row not in first]
 
@@ -145,7 +168,7 @@ class Searcher(HybridSearch):
         (and among the rows matching `within`)."""
         if match is None:
             return []
-        return self.store.bm25(match, COLUMN_WEIGHTS, depth, allowed.ids, within)
+        return self.store.bm25(match, COLUMN_WEIGHTS, depth, allowed.ids, within, allowed.kept)
 
     # turning rows into results ------------------------------------------------------------
 

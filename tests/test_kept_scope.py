@@ -1,0 +1,59 @@
+"""A searcher keeps a branch's allowed set between questions, and never past a change.
+
+Reading a big branch's live set costs milliseconds per question, so the local searcher keeps
+it (and, from the second question, holds it in a temporary table FTS5 tests rows against) for
+as long as the index generation, the branch and the filters are the same. These tests ask
+through one long-lived Workspace, as a warm MCP server does, while another writes the index.
+The hashing embedder keeps them fast: what is checked is which rows may be ranked, not how.
+"""
+
+from __future__ import annotations
+
+import pytest
+from gittools import GitBuilder
+
+from branchwise.search.hybrid import SearchRequest
+from branchwise.workspace import Workspace
+
+CODE = "def charge_card(card, amount):\n    return amount\n\n\ndef refund_payment(payment):\n    return payment\n"
+
+
+@pytest.fixture(autouse=True)
+def hashing_model(monkeypatch):
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+
+
+def _names(ws: Workspace, question: str, **filters) -> list[str]:
+    return [r.identity.qualified_name for r in ws.search(SearchRequest(question, "main", top_k=10, **filters))]
+
+
+def test_a_kept_allowed_set_answers_as_a_fresh_one(tmp_path):
+    repo = GitBuilder(tmp_path / "shop")
+    repo.write("src/payments.py", CODE)
+    repo.write("tests/test_payments.py", "def test_refund_payment():\n    assert refund_payment(1) == 1\n")
+    repo.commit("initial")
+    Workspace(repo.path, tmp_path / "index").index(["main"])
+    warm = Workspace(repo.path, tmp_path / "index")
+    first = _names(warm, "refund payment")
+    assert first and first == _names(warm, "refund payment")  # the second answer reads the kept table
+    assert all(scope.kept for scope in warm.searcher._scopes.values())
+    cold = Workspace(repo.path, tmp_path / "index")
+    assert _names(cold, "refund payment") == first
+    assert "test_refund_payment" in first
+    narrowed = [_names(warm, "refund payment", path_prefix="src/") for _ in range(2)]
+    assert narrowed[0] == narrowed[1] == _names(cold, "refund payment", path_prefix="src/")
+    assert narrowed[0] and "test_refund_payment" not in narrowed[0]  # a filter is a scope of its own
+
+
+def test_a_warm_searcher_sees_what_another_index_run_added(tmp_path):
+    repo = GitBuilder(tmp_path / "shop")
+    repo.write("src/payments.py", CODE)
+    repo.commit("initial")
+    Workspace(repo.path, tmp_path / "index").index(["main"])
+    warm = Workspace(repo.path, tmp_path / "index")
+    for _ in range(2):  # kept, then held in a temporary table
+        assert "issue_voucher" not in _names(warm, "issue voucher")
+    repo.write("src/vouchers.py", "def issue_voucher(customer, value):\n    return (customer, value)\n")
+    repo.commit("vouchers")
+    Workspace(repo.path, tmp_path / "index").index(["main"])  # another writer, as the MCP refresh is
+    assert _names(warm, "issue voucher")[0] == "issue_voucher"
