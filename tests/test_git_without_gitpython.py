@@ -130,11 +130,12 @@ def test_the_index_reader_reads_what_gitpython_reads(tmp_path):
     with open(repo.path / ".git" / "index", "rb") as stream:
         _version, entries, extensions, _sha = read_cache(stream)
     expected = sorted((str(path), stage, (e.mtime[0] * 10**9 + e.mtime[1], e.ctime[0] * 10**9 + e.ctime[1], e.size,
-                                          e.inode)) for (path, stage), e in entries.items())
+                                          e.inode), e.binsha) for (path, stage), e in entries.items())
     assert int.from_bytes(data[4:8], "big") == 3
     mine, mine_extensions = read_index(data)
     assert sorted(mine) == expected and mine_extensions == extensions
-    assert {stage for _path, stage, _stat in mine} == {0, 1, 2, 3} and long_name in {p for p, _s, _t in mine}
+    assert {stage for _path, stage, _stat, _oid in mine} == {0, 1, 2, 3}
+    assert long_name in {p for p, _s, _t, _o in mine}
 
 
 def test_the_index_reader_refuses_what_it_does_not_read(tmp_path):

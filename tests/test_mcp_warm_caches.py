@@ -15,6 +15,7 @@ from gittools import GitBuilder
 
 from branchwise.errors import UsageError
 from branchwise.git.blob_memo import BlobMemo
+from branchwise.git import worktree_status
 from branchwise.git.repo import GitRepo
 from branchwise.mcp_server import answer_size
 from branchwise.mcp_server.answer_size import with_token_count
@@ -154,6 +155,43 @@ def test_the_dirty_check_answers_as_git_status_does(tmp_path, monkeypatch):
     before = runs[0]
     assert dirty() == set() and dirty() == set()
     assert runs[0] <= before + 1  # at most one more run, for an index git rewrote on its own
+
+
+def test_a_racily_clean_file_is_read_as_git_reads_it_not_asked_of_git(tmp_path, monkeypatch):
+    """A fresh clone's last files share the index's clock tick: git compares their bytes with
+    the entry's blob, and so does the dirty check, instead of a `git status` per question."""
+    builder = GitBuilder(tmp_path / "r")
+    builder.write("a.py", "a = 1\n")
+    builder.write("b.py", "b = 1\n")
+    builder.commit("two files")
+    index = builder.path / ".git" / "index"
+    newest = max(os.lstat(builder.path / name).st_mtime_ns for name in ("a.py", "b.py"))
+    os.utime(index, ns=(newest, newest))  # the index written in the files' own tick: both racy
+    repo = GitRepo(builder.path)
+    runs = _status_runs(repo, monkeypatch)
+
+    def dirty() -> set[str]:
+        check = repo.dirty_check()
+        return {path for path in ("a.py", "b.py") if path in check}
+
+    assert dirty() == set()
+    first = runs[0]
+    assert dirty() == set() and dirty() == set()
+    assert runs[0] == first  # answered from the files' bytes
+    builder.write("a.py", "a = 2\n")
+    assert dirty() == {"a.py"}
+
+
+def test_a_file_holds_a_blob_when_its_bytes_hash_to_it(tmp_path):
+    builder = GitBuilder(tmp_path / "r")
+    builder.write("a.py", "a = 1\n")
+    builder.commit("one file")
+    oid = bytes.fromhex(builder.git("rev-parse", "HEAD:a.py"))
+    assert worktree_status._holds_blob(builder.path / "a.py", oid)
+    (builder.path / "link.py").symlink_to("a.py")
+    assert not worktree_status._holds_blob(builder.path / "link.py", oid)  # git hashes a link's target name
+    builder.write("a.py", "a = 2\n")
+    assert not worktree_status._holds_blob(builder.path / "a.py", oid)
 
 
 def test_a_question_reads_the_refs_once_and_the_next_question_sees_them_move(served):

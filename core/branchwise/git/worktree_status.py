@@ -10,7 +10,9 @@ depends on and answers a path from it while that still holds, by git's own rule:
 - the work-tree half (file against index) is what git decides from the index entry's recorded
   stat: a file whose `lstat` equals its entry's (mtime and ctime to the nanosecond, size,
   inode) has the entry's content, unless the entry is "racily clean" (changed no earlier than
-  the index file was written), which git re-reads and so is never trusted here;
+  the index file was written): git then reads the file and compares it with the entry's blob,
+  and so does this (a fresh clone's last files are racy until git rewrites its index); a
+  racy file whose bytes are not the blob's, or that is not a plain file, is left to git;
 - a file that was dirty at the last `git status` and whose `lstat` has not changed since just
   before that run, and was old enough then not to be racy (RACY_SECONDS), is still dirty.
 
@@ -26,6 +28,7 @@ file is asked of git each time.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 import threading
@@ -33,6 +36,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from stat import S_ISREG
 
 from branchwise.git.refcache import RACY_SECONDS
 
@@ -46,6 +50,7 @@ class _Snapshot:
     key: tuple
     status: dict[str, str]  # path -> the two porcelain status letters
     entries: dict[str, Stat] | None  # stage-0 index entries' recorded stat (None: not readable)
+    oids: dict[str, bytes]  # stage-0 entries' blob ids
     index_mtime_ns: int
     dirty_stats: dict[str, Stat]  # dirty paths whose stat did not move across the status run
 
@@ -77,8 +82,9 @@ class WorkTreeStatus:
         if path in snap.dirty_stats:
             return True if now == snap.dirty_stats[path] else None
         recorded = None if snap.entries is None else snap.entries.get(path)
-        if recorded is None or recorded[0] >= snap.index_mtime_ns or now[:2] != recorded[:2] \
-                or (now[2] & _MASK, now[3] & _MASK) != recorded[2:]:
+        if recorded is None or now[:2] != recorded[:2] or (now[2] & _MASK, now[3] & _MASK) != recorded[2:]:
+            return None
+        if recorded[0] >= snap.index_mtime_ns and not _holds_blob(self._work_tree / path, snap.oids.get(path)):
             return None
         return snap.status.get(path, "  ")[0] not in " ?!"  # the file is its entry: only the staged half
 
@@ -96,12 +102,12 @@ class WorkTreeStatus:
             else:
                 self._snapshot = None
                 return frozenset(status)
-            entries, index_mtime = _read_entries(self._index, key[0])
+            entries, oids, index_mtime = _read_entries(self._index, key[0])
             old = started - RACY_SECONDS * 1e9
             dirty_stats = {path: stat for path, stat in before.items()
                            if stat is not None and path in status and max(stat[0], stat[1]) < old
                            and _lstat(self._work_tree / path) == stat}
-            self._snapshot = _Snapshot(key, status, entries, index_mtime, dirty_stats)
+            self._snapshot = _Snapshot(key, status, entries, oids, index_mtime, dirty_stats)
             return frozenset(status)
 
 
@@ -144,30 +150,43 @@ def _lstat(path: Path) -> Stat | None:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
-def _read_entries(index: Path, stamp: tuple[int, int, int, int] | None) -> tuple[dict[str, Stat] | None, int]:
-    """The stage-0 entries' recorded stat, when the index file is one read here (versions 2
-    and 3, no split or sparse index) and did not change while it was read."""
+def _read_entries(index: Path, stamp: tuple[int, int, int, int] | None) -> tuple[dict[str, Stat] | None,
+                                                                                dict[str, bytes], int]:
+    """The stage-0 entries' recorded stat and blob ids, when the index file is one read here
+    (versions 2 and 3, no split or sparse index) and did not change while it was read."""
     if stamp is None:
-        return None, 0
+        return None, {}, 0
     index_mtime = stamp[0]
     try:
         with open(index, "rb") as stream:
             data = stream.read()
         entries, extensions = read_index(data)
     except (ValueError, OSError, struct.error):
-        return None, 0
+        return None, {}, 0
     if _extension_names(extensions) & {b"link", b"sdir"} or _stamp(index) != stamp:
-        return None, 0
-    conflicted = {path for path, stage, _stat in entries if stage != 0}  # git status decides those
-    return {path: stat for path, stage, stat in entries if stage == 0 and path not in conflicted}, index_mtime
+        return None, {}, 0
+    conflicted = {path for path, stage, _stat, _oid in entries if stage != 0}  # git status decides those
+    kept = [(path, stat, oid) for path, stage, stat, oid in entries if stage == 0 and path not in conflicted]
+    return {path: stat for path, stat, _oid in kept}, {path: oid for path, _stat, oid in kept}, index_mtime
+
+
+def _holds_blob(path: Path, oid: bytes | None) -> bool:
+    """Whether the plain file at `path` holds exactly the blob `oid` (git's blob hash of its bytes)."""
+    try:
+        if oid is None or not S_ISREG(os.lstat(path).st_mode):
+            return False
+        data = path.read_bytes()
+    except OSError:
+        return False
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest() == oid
 
 
 _ENTRY = struct.Struct(">LLLLLLLLLL20sH")  # ctime s, ns, mtime s, ns, dev, ino, mode, uid, gid, size, sha, flags
 _NAME_MASK, _STAGE_MASK, _EXTENDED = 0x0FFF, 0x3000, 0x4000
 
 
-def read_index(data: bytes) -> tuple[list[tuple[str, int, Stat]], bytes]:
-    """(path, stage, recorded stat) of each entry of a git index file of version 2 or 3 (as
+def read_index(data: bytes) -> tuple[list[tuple[str, int, Stat, bytes]], bytes]:
+    """(path, stage, recorded stat, blob id) of each entry of a git index file of version 2 or 3 (as
     git's index-format.txt lays it out), and the extensions after them; ValueError for
     anything else (version 4 compresses its paths: git status is asked then)."""
     if data[:4] != b"DIRC" or len(data) < 12 + 20:
@@ -178,7 +197,7 @@ def read_index(data: bytes) -> tuple[list[tuple[str, int, Stat]], bytes]:
     at, out = 12, []
     for _ in range(count):
         start = at
-        csec, cns, msec, mns, _dev, ino, _mode, _uid, _gid, size, _sha, flags = _ENTRY.unpack_from(data, at)
+        csec, cns, msec, mns, _dev, ino, _mode, _uid, _gid, size, sha, flags = _ENTRY.unpack_from(data, at)
         at += _ENTRY.size + (2 if flags & _EXTENDED else 0)
         end = data.index(b"\0", at) if flags & _NAME_MASK == _NAME_MASK else at + (flags & _NAME_MASK)
         if end > len(data) - 20 or data[end:end + 1] != b"\0":
@@ -186,7 +205,7 @@ def read_index(data: bytes) -> tuple[list[tuple[str, int, Stat]], bytes]:
         path = data[at:end].decode("utf-8")  # strict: a path that is not UTF-8 is left to git
         at = start + ((end + 1 - start + 7) & ~7)  # entries are NUL-padded to a multiple of 8 bytes
         out.append((path, (flags & _STAGE_MASK) >> 12, (msec * 1_000_000_000 + mns, csec * 1_000_000_000 + cns,
-                                                       size, ino)))
+                                                       size, ino), sha))
     if at > len(data) - 20:
         raise ValueError("truncated index file")
     return out, data[at:-20]
