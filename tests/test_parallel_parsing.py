@@ -140,7 +140,9 @@ def _die(task):
 def _parse_workers(pid: int) -> list[int]:
     """The children of `pid` that are its parse workers: forked (the parent's command line)
     or spawned (multiprocessing's `spawn_main`), not its git processes."""
-    parent = Path(f"/proc/{pid}/cmdline").read_bytes()
+    parent = _command_line(pid)
+    if not parent:  # gone, or still starting
+        return []
     found = []
     for entry in Path("/proc").iterdir():
         try:
@@ -166,14 +168,9 @@ def _lock_is_free(index: Path) -> bool:
         os.close(fd)
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
-    """SIGKILL gives the pool no time to stop its workers; they notice and exit by themselves,
-    and the index's write lock is free as soon as the index process is gone (a forked worker
-    never holds it)."""
-    import signal
-    import time
-
+def _many_files(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A repository of 600 small Python files, and the environment that indexes it with two
+    parse workers and the hashing embedder."""
     repo = tmp_path / "repo"
     (repo / "pkg").mkdir(parents=True)
     for n in range(600):
@@ -185,6 +182,59 @@ def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
         subprocess.run(["git", *args], cwd=repo, env=env, check=True)
     env.update(BRANCHWISE_MODEL="hashing-384", BRANCHWISE_PARSE_PROCESSES="2",
                PYTHONPATH=os.pathsep.join(str(ROOT / p) for p in ("core", "tui", "cli")))
+    return repo, env
+
+
+def test_the_pool_forks_only_beside_threads_declared_safe():
+    """A thread nobody declared may hold a lock a forked worker would need: the pool spawns
+    then. A display thread that writes under a lock the pool holds while forking does not."""
+    script = (
+        "import threading\n"
+        "from branchwise.index import parsing\n"
+        "alone = parsing.start_method()\n"
+        "stop = threading.Event()\n"
+        "thread = threading.Thread(target=stop.wait, daemon=True)\n"
+        "thread.start()\n"
+        "beside = parsing.start_method()\n"
+        "parsing.allow_fork_beside(thread, threading.Lock())\n"
+        "print(alone, beside, parsing.start_method())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT / "core")})
+    expected = "fork spawn fork" if sys.platform.startswith("linux") else "spawn spawn spawn"
+    assert done.stdout.split() == expected.split()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the pool forks on Linux only")
+def test_an_index_run_with_its_progress_display_forks_its_workers(tmp_path):
+    """The progress display's thread is declared safe (branchwise_cli/progress.py): a user who
+    watches `branchwise index` gets forked workers too, and the run ends as usual."""
+    import time
+
+    repo, env = _many_files(tmp_path)
+    index = subprocess.Popen([sys.executable, "-m", "branchwise_cli", "index", str(repo), "--index",
+                              str(tmp_path / "index")], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    forked: set[int] = set()
+    deadline = time.monotonic() + 300
+    while index.poll() is None and time.monotonic() < deadline:
+        parent = _command_line(index.pid)  # read here: it is empty while the process is still starting
+        forked |= {pid for pid in _parse_workers(index.pid) if parent and _command_line(pid) == parent}
+        time.sleep(0.02)
+    out, err = index.communicate(timeout=300)
+    assert index.returncode == 0, err
+    assert len(forked) == 2
+    assert b"indexing main (branch 1 of 1)" in err and b"600 files changed" in out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
+    """SIGKILL gives the pool no time to stop its workers; they notice and exit by themselves,
+    and the index's write lock is free as soon as the index process is gone (a forked worker
+    never holds it)."""
+    import signal
+    import time
+
+    repo, env = _many_files(tmp_path)
     index = subprocess.Popen([sys.executable, "-m", "branchwise_cli", "index", str(repo), "--index",
                               str(tmp_path / "index"), "--quiet"], env=env)
     workers: list[int] = []

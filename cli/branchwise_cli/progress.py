@@ -26,12 +26,25 @@ UNITS = {"parse": "files changed", "embed": "symbols"}
 RATE_UNITS = {"parse": "files", "embed": "symbols"}
 #: a plain log gets a line at least this often while an index run works
 HEARTBEAT_SECONDS = 10.0
+#: how often the terminal display redraws (rich's own default)
+REFRESHES_PER_SECOND = 10
 
 
 def eta_text(seconds: float) -> str:
     """"3m 40s", "12s": a remaining time as a person reads it."""
     seconds = max(0, round(seconds))
     return f"{seconds // 60}m {seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def ticker(tick, lock: threading.Lock) -> threading.Thread:
+    """A display's thread, started, that writes only while it holds `lock`: the parse pool may
+    fork beside it (index/parsing.py takes the lock while it forks)."""
+    from branchwise.index.parsing import allow_fork_beside
+
+    thread = threading.Thread(target=tick, name="index-progress", daemon=True)
+    allow_fork_beside(thread, lock)
+    thread.start()
+    return thread
 
 
 class PlainProgress:
@@ -47,8 +60,7 @@ class PlainProgress:
         self.state: tuple[str, int, int] | None = None  # the stage in progress and its counts
         self._lock = threading.Lock()
         self._closed = threading.Event()
-        self._ticker = threading.Thread(target=self._tick, name="index-progress", daemon=True)
-        self._ticker.start()
+        self._ticker = ticker(self._tick, self._lock)
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         with self._lock:
@@ -113,9 +125,13 @@ class RichProgress:
         self.progress = Progress(
             TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-            console=Console(file=out), transient=False,
+            console=Console(file=out), transient=False, auto_refresh=False,
         )
         self.progress.start()
+        # refreshed by a thread of ours rather than rich's, under a lock the parse pool can hold
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._ticker = ticker(self._tick, self._lock)
         self.overall: TaskID | None = None  # one row for the whole run: branches, then embedding
         self.branch_count = 0
         self.stopped = False
@@ -123,7 +139,17 @@ class RichProgress:
         self.tasks: dict[str, TaskID] = {}
         self.names: dict[str, str] = {}  # branch -> how its rows are labelled ("main (1/4)")
 
+    def _tick(self) -> None:
+        while not self._closed.wait(1 / REFRESHES_PER_SECOND):
+            with self._lock:
+                if not self.stopped:
+                    self.progress.refresh()
+
     def __call__(self, stage: str, done: int, total: int) -> None:
+        with self._lock:
+            self._report(stage, done, total)
+
+    def _report(self, stage: str, done: int, total: int) -> None:
         if stage.startswith("branch:"):
             name = stage.split(":", 1)[1]
             self.branch = self.names[name] = f"{escape_controls(name)} ({done + 1}/{total})"
@@ -152,12 +178,16 @@ class RichProgress:
     def close(self, interrupted: bool = False) -> None:
         """Stop the display (once); an interrupted run's bars are erased, so that the one
         line saying what was kept follows the command line."""
-        if self.stopped:
-            return
-        self.stopped = True
-        if interrupted:
-            self.progress.live.transient = True
-        self.progress.stop()
+        self._closed.set()
+        with self._lock:
+            if self.stopped:
+                return
+            self.stopped = True
+            if interrupted:
+                self.progress.live.transient = True
+            elif self.overall is not None:  # every branch stored (with nothing left to embed, no stage said so)
+                self.progress.update(self.overall, completed=self.branch_count)
+            self.progress.stop()
 
 
 class BranchWatch:

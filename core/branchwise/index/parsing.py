@@ -12,9 +12,11 @@ start or die (the files they held are parsed in the process).
 
 Where it can, the pool forks: a forked worker starts in milliseconds with every module this
 process imported, where a spawned one starts a new interpreter (about half a second), so
-much smaller runs pay. It forks only on Linux from a process with one thread (a forked child
-keeps only the thread that forked; the review app's workers could leave a lock held in it),
-and never holds the index's write lock (store/lock.py closes it in a forked child).
+much smaller runs pay. It forks only on Linux, and only when every other thread of the
+process was declared safe beside a fork (`allow_fork_beside`: a progress display that writes
+only under a lock the pool holds while it forks): a forked child keeps only the thread that
+forked, and any lock another thread held then (a stream's, the review app's) stays held in
+it. A worker never holds the index's write lock (store/lock.py closes it in a forked child).
 
 With the static model named (`ahead_model`), a worker also embeds its files' texts and
 paths: a table lookup per token that then runs beside the parsing of the other files, instead
@@ -32,10 +34,12 @@ import os
 import sys
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Generator, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from multiprocessing import get_context
@@ -122,9 +126,37 @@ def parse_file(repository: str, path: str, blob: str, data: bytes | None, rules:
     return ParsedFile(path, blob, chunks, [chunk_extras(chunk, path_key) for chunk in chunks.chunks])
 
 
+#: threads that may run while the pool forks, each with the lock it writes under (see allow_fork_beside)
+_BESIDE_FORK: weakref.WeakKeyDictionary[threading.Thread, threading.Lock] = weakref.WeakKeyDictionary()
+
+
+def allow_fork_beside(thread: threading.Thread, lock: threading.Lock) -> None:
+    """Let the parse pool fork while `thread` runs: it touches nothing a worker needs (a stream,
+    a lock of the library's) except while it holds `lock`, which the pool takes while it forks."""
+    _BESIDE_FORK[thread] = lock
+
+
 def start_method() -> str:
     """How worker processes start here: forked where that is safe (see the module's docstring)."""
-    return "fork" if sys.platform.startswith("linux") and threading.active_count() == 1 else "spawn"
+    others = [thread for thread in threading.enumerate() if thread is not threading.current_thread()]
+    safe = all(thread in _BESIDE_FORK for thread in others)
+    return "fork" if sys.platform.startswith("linux") and safe else "spawn"
+
+
+@contextmanager
+def _quiet_beside_fork(method: str) -> Iterator[None]:
+    """The declared threads' locks held while the pool forks its workers (at its first task)."""
+    with ExitStack() as held:
+        if method == "fork":
+            for thread, lock in list(_BESIDE_FORK.items()):
+                if thread.is_alive():
+                    held.enter_context(lock)
+            for stream in (sys.stdout, sys.stderr):  # a worker flushes its copies as it exits
+                try:
+                    stream.flush()
+                except (AttributeError, OSError, ValueError):
+                    pass
+        yield
 
 
 def process_count(files: int, method: str = "spawn") -> int:
@@ -188,8 +220,9 @@ def _parse_in_workers(repository: str, blobs: Iterator[tuple[str, str, bytes | N
     except (OSError, ImportError, NotImplementedError):  # no process support here: parse in this one
         pool = None
     try:
-        for task in _tasks(blobs, marks):
-            pool = _submit(pool, task, pending)
+        for number, task in enumerate(_tasks(blobs, marks)):
+            with _quiet_beside_fork(method if number == 0 else "none"):  # the pool forks at its first task
+                pool = _submit(pool, task, pending)
             while len(pending) >= processes * TASKS_IN_FLIGHT:
                 yield from _collect(pending.popleft(), repository, rules)
         while pending:
