@@ -3,7 +3,8 @@
 The check itself takes minutes and runs as a separate command (tests/mutations/run.py); this
 test runs with every test run so that a refactor which moves a mutated snippet, or renames a
 guarding test, fails at once instead of when the check is next run. It also checks the
-runner's own verdicts on a stale mutant and on a survivor.
+runner's own verdicts on a stale mutant and on a survivor, and that each mutated module still
+parses (a snippet that leaves half a block behind is an error, not a killed mutant).
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ MUTANTS = RUNNER.load_mutants()
 def test_each_mutant_applies_once_and_names_existing_tests(mutant):
     text = (ROOT / mutant["file"]).read_text(encoding="utf-8")
     assert text.count(mutant["find"]) == 1, f"{mutant['id']}: snippet not found exactly once in {mutant['file']}"
+    if mutant["file"].endswith(".py"):  # a mutant that does not parse breaks every test, not its guard's
+        compile(text.replace(mutant["find"], mutant["replace"]), mutant["file"], "exec")
     for test in mutant["tests"]:
         path, _, name = test.partition("::")
         assert (ROOT / path).is_file(), f"{mutant['id']}: no test file {path}"
