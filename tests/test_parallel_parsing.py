@@ -24,6 +24,7 @@ from branchwise.git.repo import GitRepo
 from branchwise.index import parsing
 from branchwise.models import PathMarks
 from branchwise.store import DB_FILE
+from branchwise.store.lock import LOCK_FILE, writer_elsewhere
 from branchwise.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,19 +156,6 @@ def _parse_workers(pid: int) -> list[int]:
     return found
 
 
-def _lock_is_free(index: Path) -> bool:
-    import fcntl
-
-    fd = os.open(index / "write.lock", os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
-    except BlockingIOError:
-        return False
-    finally:
-        os.close(fd)
-
-
 def _many_files(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     """A repository of 600 small Python files, and the environment that indexes it with two
     parse workers and the hashing embedder."""
@@ -245,7 +233,7 @@ def test_parse_workers_exit_when_the_index_process_is_killed(tmp_path):
     assert len(workers) == 2, "the index run never had its two parse workers"
     index.send_signal(signal.SIGKILL)
     index.wait()
-    assert _lock_is_free(tmp_path / "index")
+    assert (tmp_path / "index" / LOCK_FILE).exists() and not writer_elsewhere(tmp_path / "index")
     deadline = time.monotonic() + 60
     while any(Path(f"/proc/{w}").exists() for w in workers) and time.monotonic() < deadline:
         time.sleep(0.2)
