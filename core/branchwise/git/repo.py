@@ -32,7 +32,7 @@ from branchwise.git.command import GitFailed, find_plain, run_git
 from branchwise.git.names import canonical_name, git_arg, name_from_git, work_tree_path
 from branchwise.git.refcache import RefCache
 from branchwise.git.safety import configured_keys, pinned_environment, safe_environment
-from branchwise.git.worktree_status import DirtyCheck, WorkTreeStatus
+from branchwise.git.worktree_status import DirtyCheck, WorkTreeStatus, git_blob_id
 from branchwise.models import PathMarks
 
 BLOB_MODES = {"100644", "100755"}
@@ -434,12 +434,6 @@ def remote_names(keys: list[str]) -> list[str] | None:
             names.add(name)
     return [name_from_git(name) for name in sorted(names, key=lambda name: name.encode("utf-8"))]
 
-
-def git_blob_id(data: bytes) -> str:
-    """The id git gives a blob with this content (so work-tree files compare with trees)."""
-    import hashlib
-
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def _committer_time(commit: bytes) -> int | None:

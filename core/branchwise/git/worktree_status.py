@@ -178,7 +178,12 @@ def _holds_blob(path: Path, oid: bytes | None) -> bool:
         data = path.read_bytes()
     except OSError:
         return False
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).digest() == oid
+    return git_blob_id(data) == oid.hex()
+
+
+def git_blob_id(data: bytes) -> str:
+    """The id git gives a blob with this content (so work-tree files compare with trees)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 _ENTRY = struct.Struct(">LLLLLLLLLL20sH")  # ctime s, ns, mtime s, ns, dev, ino, mode, uid, gid, size, sha, flags
