@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.realrepos import MISSING_PREFIX, MissingSharedData, bundle, clone  # noqa: E402
 
-__all__ = ["MISSING_PREFIX", "realrepo_bundle", "realrepo_clone"]
+__all__ = ["MISSING_PREFIX", "MissingSharedData", "bundle", "realrepo_bundle", "realrepo_clone"]
 
 
 def realrepo_bundle(name: str) -> Path:
