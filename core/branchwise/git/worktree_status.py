@@ -61,6 +61,7 @@ class WorkTreeStatus:
     def __init__(self, git_dir: Path, work_tree: Path, read_status: Callable[[], dict[str, str]]):
         self._index = git_dir / "index"
         self._work_tree = work_tree
+        self._root = f"{os.fspath(work_tree)}/"  # joined as text: a Path per asked file costs more than its lstat
         self._read_status = read_status
         self._snapshot: _Snapshot | None = None
         self._lock = threading.Lock()
@@ -76,7 +77,7 @@ class WorkTreeStatus:
             return None
         if snap.entries is not None and path not in snap.entries and path not in snap.status:
             return False  # neither in the index nor in HEAD's tree apart from it: untracked or no file
-        now = _lstat(self._work_tree / path)
+        now = _lstat(self._root + path)
         if now is None:
             return None
         if path in snap.dirty_stats:
@@ -142,7 +143,7 @@ def _stamp(path: Path) -> tuple[int, int, int, int] | None:
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
 
 
-def _lstat(path: Path) -> Stat | None:
+def _lstat(path: Path | str) -> Stat | None:
     try:
         st = os.lstat(path)
     except OSError:

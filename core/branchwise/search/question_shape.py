@@ -92,6 +92,7 @@ def _path_parts(path: str) -> frozenset[str]:
     return frozenset(parts)
 
 
+@lru_cache(maxsize=1 << 14)  # a pure function, asked for every candidate's file of every question
 def path_word_share(words: frozenset[str], path: str) -> float:
     """The share of a question's words that the file's name or its folder's name carries
     (equal, or one a prefix of the other of at least three letters)."""

@@ -26,6 +26,8 @@ from branchwise.store import Store, VersionRecord
 
 #: allowed sets a searcher keeps between questions (a warm server asks many of one branch)
 SCOPES_KEPT = 4
+#: candidates' records and live places a searcher keeps while the index is unchanged
+ROWS_KEPT = 4096
 
 
 @dataclass
@@ -56,6 +58,8 @@ class Searcher(HybridSearch):
         self._indexes: dict[str, VectorIndex] = {}  # model identity -> its loaded vectors
         self._coverage: dict[tuple[str, int, int], Coverage] = {}
         self._scopes: OrderedDict[tuple, AllowedRows] = OrderedDict()  # see _scope
+        self._known: dict[tuple[int, int], tuple[VersionRecord, list]] = {}  # see _results
+        self._known_stamp: tuple | None = None
 
     def _index(self, embedder: Embedder) -> VectorIndex:
         if embedder.name not in self._indexes:
@@ -173,16 +177,27 @@ class Searcher(HybridSearch):
     # turning rows into results ------------------------------------------------------------
 
     def _result(self, version_row: int, score: float, branch: BranchInfo) -> Result:
-        return self._made(self.store.version_record(version_row), score, branch,
-                          self.store.live_places(version_row, branch.id))
+        return self._made(self.store.version_record(version_row), self.store.live_places(version_row, branch.id),
+                          score, branch)
 
     def _results(self, scored: list[tuple[int, float]], branch: BranchInfo) -> list[Result]:
-        """Every candidate's record and live places in two statements, not two per candidate."""
-        rows = [row for row, _score in scored]
-        records, places = self.store.version_records(rows), self.store.live_places_of(rows, branch.id)
-        return [self._made(records[row], score, branch, places[row]) for row, score in scored]
+        """Every candidate's record and live places, read in two statements for the rows this
+        searcher has not read since the index or its branches last changed (a warm server
+        meets the same symbols question after question; `prune` forgets a branch without a
+        new generation)."""
+        stamp = (self.store.generation(), tuple((b.id, b.commit, b.indexed_at) for b in self.branches()))
+        if self._known_stamp != stamp or len(self._known) > ROWS_KEPT:
+            self._known.clear()
+            self._known_stamp = stamp
+        known = self._known
+        missing = [row for row, _score in scored if (branch.id, row) not in known]
+        if missing:
+            records, places = self.store.version_records(missing), self.store.live_places_of(missing, branch.id)
+            for row in missing:
+                known[branch.id, row] = (records[row], places[row])
+        return [self._made(*known[branch.id, row], score, branch) for row, score in scored]
 
-    def _made(self, v: VersionRecord, score: float, branch: BranchInfo, places: list) -> Result:
+    def _made(self, v: VersionRecord, places: list, score: float, branch: BranchInfo) -> Result:
         result = Result(
             rank=0, score=score,
             identity=Identity(self.repository, v.path, v.language, v.symbol_type, v.qualified_name),
