@@ -26,7 +26,7 @@ from branchwise.store import Store, VersionRecord
 
 #: allowed sets a searcher keeps between questions (a warm server asks many of one branch)
 SCOPES_KEPT = 4
-#: candidates' records and live places a searcher keeps while the index is unchanged
+#: candidates' records, live places and version ids a searcher keeps while the index is unchanged
 ROWS_KEPT = 4096
 
 
@@ -58,7 +58,8 @@ class Searcher(HybridSearch):
         self._indexes: dict[str, VectorIndex] = {}  # model identity -> its loaded vectors
         self._coverage: dict[tuple[str, int, int], Coverage] = {}
         self._scopes: OrderedDict[tuple, AllowedRows] = OrderedDict()  # see _scope
-        self._known: dict[tuple[int, int], tuple[VersionRecord, list]] = {}  # see _results
+        self._known: dict[tuple[int, int], tuple[VersionRecord, list]] = {}  # see _kept
+        self._known_ids: dict[int, str] = {}  # see _kept
         self._known_stamp: tuple | None = None
 
     def _index(self, embedder: Embedder) -> VectorIndex:
@@ -140,7 +141,11 @@ class Searcher(HybridSearch):
         return scope
 
     def _version_ids(self, keys: list[int]) -> dict[int, str]:
-        return self.store.version_ids(keys)
+        known = self._kept()[1]
+        missing = [key for key in keys if key not in known]
+        if missing:
+            known.update(self.store.version_ids(missing))
+        return {key: known[key] for key in keys}
 
     def _dense(self, vector: np.ndarray, allowed: AllowedRows, depth: int) -> list[tuple[int, float]]:
         return self.vectors.search(vector, allowed.rows, depth)
@@ -182,20 +187,26 @@ class Searcher(HybridSearch):
 
     def _results(self, scored: list[tuple[int, float]], branch: BranchInfo) -> list[Result]:
         """Every candidate's record and live places, read in two statements for the rows this
-        searcher has not read since the index or its branches last changed (a warm server
-        meets the same symbols question after question; `prune` forgets a branch without a
-        new generation)."""
-        stamp = (self.store.generation(), tuple((b.id, b.commit, b.indexed_at) for b in self.branches()))
-        if self._known_stamp != stamp or len(self._known) > ROWS_KEPT:
-            self._known.clear()
-            self._known_stamp = stamp
-        known = self._known
+        searcher has not read since the index last changed (see `_kept`)."""
+        known = self._kept()[0]
         missing = [row for row, _score in scored if (branch.id, row) not in known]
         if missing:
             records, places = self.store.version_records(missing), self.store.live_places_of(missing, branch.id)
             for row in missing:
                 known[branch.id, row] = (records[row], places[row])
         return [self._made(*known[branch.id, row], score, branch) for row, score in scored]
+
+    def _kept(self) -> tuple[dict[tuple[int, int], tuple[VersionRecord, list]], dict[int, str]]:
+        """What this searcher read of its candidates, kept while the index and its branches
+        are unchanged (a warm server meets the same symbols question after question; `prune`
+        forgets a branch without a new generation): (branch, row) -> (record, live places),
+        and row -> version id."""
+        stamp = (self.store.generation(), tuple((b.id, b.commit, b.indexed_at) for b in self.branches()))
+        if self._known_stamp != stamp or len(self._known) + len(self._known_ids) > ROWS_KEPT:
+            self._known.clear()
+            self._known_ids.clear()
+            self._known_stamp = stamp
+        return self._known, self._known_ids
 
     def _made(self, v: VersionRecord, places: list, score: float, branch: BranchInfo) -> Result:
         result = Result(
