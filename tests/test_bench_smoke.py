@@ -74,3 +74,19 @@ def test_quick_bench_reports_every_item(tmp_path, record_property):
         assert run["first_answer_s"] is not None and run["peak_rss_mb"] > 0 and run["embedded"] > 0
     assert big["stdlib_model"]["model_rate_texts"] == big["stdlib_model"]["embedded"]
     assert big["stdlib_model"]["pipeline_vs_model"] > 0 and big["model_resident"]["model_own_mb"] > 0
+
+
+@pytest.mark.model
+def test_the_paired_mcp_bench_times_two_checkouts_pair_by_pair(tmp_path, capsys):
+    """Against itself, one sample repository, two rounds: every question answered by both
+    servers, the first round apart from the later ones."""
+    from bench import mcp_paired
+
+    assert mcp_paired.main(["--baseline", str(tmp_path)]) == 2  # not a checkout
+    assert "not a checkout of branchwise" in capsys.readouterr().err
+    figures = mcp_paired.run(mcp_paired.ROOT, 2, ("shop",))
+    asked = figures["questions"]
+    assert asked >= 3
+    assert figures["first round"]["calls"] == figures["later rounds"]["calls"] == asked
+    assert figures["first round"]["this_p50_ms"] > 0 and figures["later rounds"]["baseline_p50_ms"] > 0
+    assert "| later rounds | " in mcp_paired.report(figures)
