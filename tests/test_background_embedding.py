@@ -24,6 +24,7 @@ import faiss
 import numpy as np
 import pytest
 from gittools import GitBuilder
+from workers import wait_for_worker
 
 from branchwise.embedding import get_embedder
 from branchwise.index import embedstage, run
@@ -168,16 +169,6 @@ def start_background(repo: Path, index_dir: Path) -> tuple[int, dict]:
     assert embedding["background"] and embedding["worker_pid"]
     os.kill(embedding["worker_pid"], signal.SIGSTOP)
     return embedding["worker_pid"], embedding
-
-
-def wait_for_worker(index_dir: Path) -> dict:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        record = worker_record.read(index_dir)
-        if record and record["state"] != "running":
-            return record
-        time.sleep(0.05)
-    raise AssertionError("the background worker did not finish")
 
 
 def test_killed_workers_leave_a_consistent_index_and_the_next_run_embeds_only_what_is_missing(tmp_path):

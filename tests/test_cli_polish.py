@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_run import in_terminal
 
 ENV = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
 
@@ -28,23 +29,7 @@ def cli(*argv) -> subprocess.CompletedProcess:
 
 
 def cli_in_terminal(*argv, columns: int = 120) -> tuple[int, str]:
-    """Run with stdin, stdout and stderr on a pseudo-terminal; returns (exit code, what it drew)."""
-    main, child = pty.openpty()
-    env = {**ENV, "COLUMNS": str(columns), "LINES": "30", "TERM": "xterm-256color"}
-    process = subprocess.Popen([sys.executable, "-m", "branchwise_cli", *map(str, argv)],
-                               stdin=child, stdout=child, stderr=child, env=env)
-    os.close(child)
-    chunks = []
-    while True:
-        try:
-            data = os.read(main, 65536)
-        except OSError:  # the child closed its end
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(main)
-    return process.wait(timeout=300), b"".join(chunks).decode("utf-8", "replace")
+    return in_terminal(*argv, env=ENV, columns=columns)
 
 
 def one_line(done: subprocess.CompletedProcess, code: int = 2) -> str:

@@ -30,9 +30,14 @@ def add_arguments(p) -> None:
     p.add_argument("--prune", action="store_true", help="forget indexed branches that no longer exist")
     p.add_argument("--gc", action="store_true", help="remove unused versions past their retention")
     p.add_argument("--rebuild", action="store_true", help="rebuild the vectors (file or server) from the database")
-    p.add_argument("--background", action="store_true",
-                   help="return once the branches are searchable; a detached worker embeds the rest "
-                        "(`branchwise status` shows its progress)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--background", action="store_true",
+                       help="return once the branches are searchable; a detached worker embeds the rest "
+                            "(`branchwise status` shows its progress); the default on a terminal when the "
+                            "static stage makes them searchable by every channel first")
+    where.add_argument("--foreground", action="store_true",
+                       help="embed with the transformer before returning, also on a terminal (the default "
+                            "when output goes to a file or a pipe)")
     p.add_argument("--stale-only", action="store_true",
                    help="only re-parse files whose records failed verification, at the indexed commit")
     backend(p)
@@ -50,6 +55,16 @@ def files_words(s) -> str:
     return f"{s.files_changed} files changed" + (f" ({', '.join(parts)})" if parts else "")
 
 
+def _in_background(args, ws) -> bool:
+    """Where the transformer stage runs: as asked, else in a detached worker when a person
+    watches (a terminal) and a static stage makes the branches searchable by every channel
+    the moment they are stored; a script (output to a file or a pipe) gets its index whole."""
+    if args.background or args.foreground:
+        return args.background
+    watched = sys.stdout.isatty() and sys.stderr.isatty() and not args.json
+    return watched and ws.backend.kind == "faiss" and ws.static_embedder is not None
+
+
 def run(args) -> int:
     ws = workspace(args)
     progress = make_progress(args.quiet)
@@ -57,7 +72,7 @@ def run(args) -> int:
     try:
         report = ws.index(args.branch, args.all_branches, progress=watch, wait=args.wait,
                           prune=args.prune, gc=args.gc, rebuild=args.rebuild,
-                          stale_only=args.stale_only, background=args.background, tags=args.tag)
+                          stale_only=args.stale_only, background=_in_background(args, ws), tags=args.tag)
     except KeyboardInterrupt:
         if progress is not None:
             progress.close(interrupted=True)
@@ -100,6 +115,7 @@ def run(args) -> int:
             echo(f"gc: removed {report.gc_removed} unused versions")
         if report.embedding["background"]:
             echo(f"searchable now; embedding {report.embedding['missing_texts']:,} texts of "
-                 f"{report.embedding['missing_versions']:,} versions in the background "
-                 f"(worker {report.embedding['worker_pid']}; `branchwise status` shows its progress)")
+                 f"{report.embedding['missing_versions']:,} versions in the background",
+                 f"  (worker {report.embedding['worker_pid']}; its progress: `branchwise status`"
+                 f"{'' if args.background else '; `--foreground` waits for it'})")
     return EXIT_OK
