@@ -102,3 +102,21 @@ def test_a_warm_searcher_forgets_where_a_pruned_branch_had_a_result(tmp_path):
     repo.git("branch", "-q", "-D", "side")
     Workspace(repo.path, tmp_path / "index").index([], prune=True)  # no new generation
     assert voucher().history_note != "on side"
+
+
+def test_a_warm_searcher_reads_a_candidates_record_once_within_its_bound(tmp_path, monkeypatch):
+    from branchwise.backends.local import searcher
+
+    _repo, warm = _indexed_shop(tmp_path)
+
+    def records_read(question: str) -> int:
+        statements: list[str] = []
+        warm.store.conn.set_trace_callback(statements.append)
+        assert _names(warm, question)
+        warm.store.conn.set_trace_callback(None)
+        return sum(sql.startswith("SELECT v.id, v.version_id, v.identity_id") for sql in statements)
+
+    assert records_read("refund payment") == 1
+    assert records_read("refund payment") == 0  # kept
+    monkeypatch.setattr(searcher, "KEPT_TEXT_CHARS", 1)
+    assert records_read("refund payment") == 1  # the kept texts over the bound: dropped, read again

@@ -26,8 +26,10 @@ from branchwise.store import Store, VersionRecord
 
 #: allowed sets a searcher keeps between questions (a warm server asks many of one branch)
 SCOPES_KEPT = 4
-#: candidates' records, live places and version ids a searcher keeps while the index is unchanged
+#: candidates' records, live places and version ids a searcher keeps while the index is
+#: unchanged: at most this many rows, and records whose texts hold at most KEPT_TEXT_CHARS
 ROWS_KEPT = 4096
+KEPT_TEXT_CHARS = 16_000_000
 
 
 @dataclass
@@ -60,6 +62,7 @@ class Searcher(HybridSearch):
         self._scopes: OrderedDict[tuple, AllowedRows] = OrderedDict()  # see _scope
         self._known: dict[tuple[int, int], tuple[VersionRecord, list]] = {}  # see _kept
         self._known_ids: dict[int, str] = {}  # see _kept
+        self._known_chars = 0  # the kept records' texts
         self._known_stamp: tuple | None = None
 
     def _index(self, embedder: Embedder) -> VectorIndex:
@@ -194,6 +197,7 @@ class Searcher(HybridSearch):
             records, places = self.store.version_records(missing), self.store.live_places_of(missing, branch.id)
             for row in missing:
                 known[branch.id, row] = (records[row], places[row])
+                self._known_chars += len(records[row].text)
         return [self._made(*known[branch.id, row], score, branch) for row, score in scored]
 
     def _kept(self) -> tuple[dict[tuple[int, int], tuple[VersionRecord, list]], dict[int, str]]:
@@ -202,9 +206,11 @@ class Searcher(HybridSearch):
         forgets a branch without a new generation): (branch, row) -> (record, live places),
         and row -> version id."""
         stamp = (self.store.generation(), tuple((b.id, b.commit, b.indexed_at) for b in self.branches()))
-        if self._known_stamp != stamp or len(self._known) + len(self._known_ids) > ROWS_KEPT:
+        full = len(self._known) + len(self._known_ids) > ROWS_KEPT or self._known_chars > KEPT_TEXT_CHARS
+        if self._known_stamp != stamp or full:
             self._known.clear()
             self._known_ids.clear()
+            self._known_chars = 0
             self._known_stamp = stamp
         return self._known, self._known_ids
 
