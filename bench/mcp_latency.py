@@ -71,17 +71,24 @@ def _cli_cold(repo: Path, index: Path, question: str) -> float:
     return time.perf_counter() - started
 
 
-def run(work: Path, repos: tuple[str, ...] | None, rounds: int, cold_runs: int) -> dict:
-    questions = [q for q in tomllib.loads(QUESTIONS.read_text())["question"] if not repos or q["repo"] in repos]
+def indexed_samples(work: Path, questions: list[dict]) -> tuple[Path, Path]:
+    """The sample repositories built under `work`, and one index of the `main` branches of
+    those the questions ask about: (samples folder, index folder)."""
     samples = work / "mcp-samples"
     subprocess.run([sys.executable, str(ROOT / "sample_repos" / "build.py"), str(samples)],
                    check=True, capture_output=True)
     index = work / "mcp-index"
-    names = sorted({q["repo"] for q in questions})
-    for name in names:
+    for name in sorted({q["repo"] for q in questions}):
         ws = Workspace(samples / name, index)
         ws.index(["main"])
         ws.close()
+    return samples, index
+
+
+def run(work: Path, repos: tuple[str, ...] | None, rounds: int, cold_runs: int) -> dict:
+    questions = [q for q in tomllib.loads(QUESTIONS.read_text())["question"] if not repos or q["repo"] in repos]
+    samples, index = indexed_samples(work, questions)
+    names = sorted({q["repo"] for q in questions})
     served = anyio.run(_serve_and_ask, ["--index", str(index)], questions, rounds)
     cold = [_cli_cold(samples / q["repo"], index, q["question"]) for q in questions[:cold_runs]]
     latencies = served["latencies_ms"]

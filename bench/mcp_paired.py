@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,8 +26,7 @@ from pathlib import Path
 import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
-from bench.mcp_latency import QUESTIONS
-from branchwise.workspace import Workspace
+from bench.mcp_latency import QUESTIONS, indexed_samples
 
 ROOT = Path(__file__).resolve().parent.parent
 SIDES = ("baseline", "this")
@@ -69,14 +67,8 @@ async def _ask_both(index: Path, checkouts: dict[str, Path], questions: list[dic
 def run(baseline: Path, rounds: int, repos: tuple[str, ...] = ()) -> dict:
     questions = [q for q in tomllib.loads(QUESTIONS.read_text())["question"] if not repos or q["repo"] in repos]
     with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        subprocess.run([sys.executable, str(ROOT / "sample_repos" / "build.py"), str(work / "samples")],
-                       check=True, capture_output=True)
-        for name in sorted({q["repo"] for q in questions}):
-            ws = Workspace(work / "samples" / name, work / "index")
-            ws.index(["main"])
-            ws.close()
-        latencies = anyio.run(_ask_both, work / "index", {"baseline": baseline, "this": ROOT}, questions, rounds)
+        _samples, index = indexed_samples(Path(tmp), questions)
+        latencies = anyio.run(_ask_both, index, {"baseline": baseline, "this": ROOT}, questions, rounds)
     figures: dict = {"questions": len(questions), "rounds": rounds, "baseline": str(baseline)}
     for label, picked in (("first round", slice(0, 1)), ("later rounds", slice(1, None))):
         times = {side: [t for one in latencies[side][picked] for t in one] for side in SIDES}
