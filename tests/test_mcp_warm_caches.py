@@ -8,7 +8,10 @@ the model). No timing is asserted: the `git status` runs are counted instead.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 
 import pytest
 from gittools import GitBuilder
@@ -274,3 +277,39 @@ def test_a_question_reads_the_branches_once_and_the_next_question_sees_them_chan
     writer.close()
     with pytest.raises(UsageError, match="'side'.* not indexed"):
         service.search_code(QUESTION, branch="side")
+
+
+_FIRST_QUESTION = """
+import json, sys
+from branchwise.mcp_server.service import AgentService
+from branchwise.review.bundle.tokens import token_counter
+from branchwise.workspace import Workspace
+
+service = AgentService([Workspace(sys.argv[1], sys.argv[2])])
+if sys.argv[3] == "warm":
+    service.warm()
+loaded = set(sys.modules)
+counter_ready = token_counter.cache_info().currsize == 1
+service.search_code("keeps the balance of one account", branch="main", detail="outline")
+print(json.dumps({"counter_ready": counter_ready,
+                  "imported": sorted(name for name in set(sys.modules) - loaded if name.startswith(("branchwise", "tree_sitter")))}))
+"""
+
+
+def test_after_warm_up_the_first_question_loads_nothing_more(served, tmp_path):
+    """A server warms up before it serves, so an agent's first question costs what the next one
+    does: without the warm-up the same question loads the chunker (to outline a class), the
+    review desk and the token counter (about 170 ms on the sample repositories)."""
+    repo, _service = served
+    env = {**os.environ, "BRANCHWISE_MODEL": "hashing-384"}
+
+    def first_question(mode: str) -> dict:
+        out = subprocess.run([sys.executable, "-c", _FIRST_QUESTION, str(repo.path), str(tmp_path / "index"), mode],
+                             capture_output=True, text=True, env=env, check=True)
+        return json.loads(out.stdout)
+
+    cold = first_question("cold")
+    assert not cold["counter_ready"] and "branchwise.chunking.chunker" in cold["imported"]
+    assert "branchwise.review.desk" in cold["imported"]
+    warm = first_question("warm")
+    assert warm == {"counter_ready": True, "imported": []}

@@ -3,6 +3,7 @@
 Public API (other packages code against exactly these names):
 
 - `chunk_file(repository, path, data, rules=None, generated_paths=frozenset(), marks=None)` -> FileChunks
+- `load_chunker()`: what `chunk_file` loads on its first call, loaded now
 - `language_for_path(path)` -> grammar name or None
 - `classify_path(path, data, rules, generated_paths=frozenset(), marks=None)` -> (PathClass, reason)
 - `vendored_pattern(path, rules)` -> the well-known vendored folder `path` lies in, or None
@@ -29,10 +30,17 @@ else:
 
         return chunk(*args, **kwargs)
 
+
+def load_chunker() -> None:
+    """Load the chunker now (tree-sitter and every grammar), for a long-lived reader that
+    should not pay for it on its first large result."""
+    import branchwise.chunking.chunker  # noqa: F401
+
 __all__ = [
     "ChunkingRules",
     "chunk_file",
     "classify_path",
+    "load_chunker",
     "language_for_path",
     "line_range_bytes",
     "lines_hash",

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from branchwise.chunking import load_chunker
 from branchwise.errors import UsageError
 from branchwise.mcp_server.answer_size import compact_json, echoed, with_token_count
 from branchwise.mcp_server.bundle_answer import BundleAnswer
@@ -52,12 +53,18 @@ class AgentService:
         self._generations: dict[str, int] = {}
 
     def warm(self) -> None:
-        """Load the model and open each index now, so the first question is answered warm."""
+        """Load now what answering needs, so the first question is answered as fast as the next:
+        the model, each index and its review desk, the token counter an answer's budget is
+        counted with, and the chunker the verifier outlines a large result with."""
         with self._lock:
             for ws in self.workspaces.values():
                 ws.embedder.embed(["warm up"])
                 ws.indexed_branches()
+                ws.freshness()
+                ws.review  # the review desk is made, and its modules loaded, once
                 self._generations[ws.repo.name] = ws.store.generation()
+            token_counter()
+            load_chunker()
 
     # the tools --------------------------------------------------------------------------
 
