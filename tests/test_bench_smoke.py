@@ -90,3 +90,6 @@ def test_the_paired_mcp_bench_times_two_checkouts_pair_by_pair(tmp_path, capsys)
     assert figures["first round"]["calls"] == figures["later rounds"]["calls"] == asked
     assert figures["first round"]["this_p50_ms"] > 0 and figures["later rounds"]["baseline_p50_ms"] > 0
     assert "| later rounds | " in mcp_paired.report(figures)
+    bundles = mcp_paired.run(mcp_paired.ROOT, 1, ("shop",), "context_bundle")
+    assert bundles["tool"] == "context_bundle" and bundles["first round"]["calls"] == asked
+    assert mcp_paired.report(bundles).startswith("`context_bundle`.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from functools import lru_cache
 
 from branchwise.chunking import chunk_file
 
@@ -29,8 +30,10 @@ def is_comment(line: str, language: str) -> bool:
     return stripped.startswith(("//", "/*", "*", "*/"))
 
 
+@lru_cache(maxsize=64)
 def outline(text: str, path: str, language: str) -> str:
-    """`text` with only signatures, decorators, docstrings, comments and closing braces kept."""
+    """`text` with only signatures, decorators, docstrings, comments and closing braces kept.
+    Remembered: a bundle fitting its budget outlines the same pieces on every try."""
     lines = text.split("\n")
     keep = _signature_lines(text, path, len(lines))
     if not keep:  # no grammar for this file: the first line names what it is

@@ -138,7 +138,7 @@ def code_with_context(piece: Piece) -> str:
 
 def fenced(language: str, text: str) -> str:
     """A fenced block whose fence is longer than any backtick run inside the text."""
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0) if "`" in text else 0
     fence = "`" * max(3, longest + 1)
     return f"{fence}{language}\n{text}\n{fence}"
 
