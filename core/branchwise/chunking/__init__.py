@@ -36,14 +36,15 @@ def load_chunker() -> None:
     should not pay for it on its first large result."""
     import branchwise.chunking.chunker  # noqa: F401
 
+
 __all__ = [
     "ChunkingRules",
     "chunk_file",
     "classify_path",
-    "load_chunker",
     "language_for_path",
     "line_range_bytes",
     "lines_hash",
+    "load_chunker",
     "path_embedding_text",
     "vendored_pattern",
 ]
