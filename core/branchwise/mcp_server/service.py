@@ -11,7 +11,6 @@ connection and git reader are shared.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
