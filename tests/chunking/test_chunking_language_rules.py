@@ -12,6 +12,7 @@ import pytest
 
 from branchwise.chunking import ChunkingRules, chunk_file, classify_path
 from branchwise.chunking.conditionals import resolve_split_conditionals
+from branchwise.chunking.grammars import parse
 from branchwise.chunking.imports import bound_names
 from branchwise.chunking.languages import language_for_path
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
@@ -311,3 +312,58 @@ def test_swift_functions_are_named_by_their_name_field_and_operators_stay_in_the
     names = {(c.identity.symbol_type, c.identity.qualified_name) for c in chunks}
     assert names == {("struct", "Token"), ("method", "Token.renamed"), ("function", "makeToken")}
     assert "static func ==" in next(c.text for c in chunks if c.identity.qualified_name == "Token")
+
+
+def test_rust_items_inside_a_macro_call_that_wraps_them_are_symbols_and_keep_every_offset():
+    from branchwise.chunking.item_macros import open_item_macros
+
+    data = (b"cfg_rt! {\n    /// Spawns a task.\n    pub fn spawn() {}\n\n    impl Handle {\n"
+            b"        cfg_metrics! {\n            pub fn metrics(&self) -> u64 { 0 }\n        }\n    }\n}\n"
+            b"lazy_static! {\n    static ref TABLE: Vec<u8> = Vec::new();\n}\n"
+            b"forward_to_deserialize_any! {\n    bool u8 u16 string\n}\n")
+    opened = open_item_macros(data)
+    assert len(opened) == len(data) and opened.count(b"\n") == data.count(b"\n")
+    assert all(o == d or o == ord(" ") for o, d in zip(opened, data))
+    assert b"cfg_rt!" not in opened and b"cfg_metrics!" not in opened  # nested: a second pass
+    assert b"lazy_static!" not in opened  # a global: the grammar reads `static ref`
+    assert b"forward_to_deserialize_any! {" in opened  # no items inside
+    chunks = {c.identity.qualified_name: c for c in chunk_file("r", "src/rt.rs", data).chunks}
+    assert {"spawn", "Handle.metrics"} <= set(chunks)
+    assert chunks["spawn"].text == "    /// Spawns a task.\n    pub fn spawn() {}"
+    assert chunks["TABLE"].identity.symbol_type == "constant"
+    assert "forward_to_deserialize_any!" in chunks["rt"].text
+
+
+def test_a_rust_macro_rules_definition_is_a_macro_symbol_with_its_doc():
+    data = b"/// Joins futures.\n#[macro_export]\nmacro_rules! join {\n    ($($f:expr),*) => { ($($f.await,)*) };\n}\n"
+    [chunk] = chunk_file("r", "src/join.rs", data).chunks
+    assert (chunk.identity.symbol_type, chunk.identity.qualified_name) == ("macro", "join")
+    assert chunk.start_line == 1 and chunk.docstring == "Joins futures."
+    assert "macro" in symbol_types()
+
+
+def test_a_csharp_ref_partial_struct_and_a_conditional_inside_a_statement_keep_their_members():
+    """tree-sitter-c-sharp reads neither `ref partial struct` nor an `#if` around an `else if`
+    (conditionals.py): each lost the rest of the file to the module chunk."""
+    data = (b"namespace Shop\n{\n    public ref partial struct Reader\n    {\n"
+            b"        public int Read(bool late)\n        {\n            if (late)\n            {\n"
+            b"                return 1;\n            }\n#if HAVE_OFFSET\n            else if (!late)\n"
+            b"            {\n                return 2;\n            }\n#endif\n            else\n"
+            b"            {\n                return 3;\n            }\n        }\n\n"
+            b"        public int Rest() { return 0; }\n    }\n}\n")
+    assert units("src/Reader.cs", data.decode()) == {
+        ("struct", "Reader", None), ("method", "Reader.Read", "Reader"), ("method", "Reader.Rest", "Reader")}
+    read = next(c for c in chunk_file("r", "src/Reader.cs", data).chunks if c.identity.qualified_name == "Reader.Read")
+    assert "#if HAVE_OFFSET" in read.text and "else if (!late)" in read.text  # the file's own bytes
+    # here the grammar's error stays inside `Read`; in Newtonsoft.Json's readers it took the rest
+    # of the class, so the second reading is kept wherever it reads more of the file
+    assert not parse("c_sharp", data).root_node.has_error
+
+
+@pytest.mark.parametrize("path", ["src/schemas.ts", "src/button.js"])
+def test_a_top_level_const_made_by_wrapping_a_function_is_a_function(path):
+    source = ('export const $ZodString = /*@__PURE__*/ core.$constructor("$ZodString", (inst, def) => {\n'
+              '  inst.parse = (payload) => payload;\n});\n'
+              'const Button = forwardRef(function Button(props, ref) {\n  return render(props, ref);\n});\n'
+              'export const router = express.Router();\nconst total = sum([1, 2]);\n')
+    assert units(path, source) == {("function", "$ZodString", None), ("function", "Button", None)}

@@ -32,7 +32,10 @@ MAX_CHARS = 1500
 #: modules-1: the same texts; a Kotlin constructor below its class header no longer hides the rest
 #: of the file, a C# partial type's other parts are `partial X`, a file without symbols is one
 #: module chunk (re-chunked once, rechunk.py)
-TEXT_RECIPE = "modules-1"
+#: macros-1: the same texts; Rust `macro_rules!` are symbols and items inside a macro call that
+#: wraps them are seen, C# types past `ref partial` or an `#if` inside a statement keep their
+#: members (re-chunked once, rechunk.py)
+TEXT_RECIPE = "macros-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20

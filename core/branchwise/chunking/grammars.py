@@ -7,6 +7,7 @@ which sit above it as attributes.
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass
 from functools import cache
@@ -35,8 +36,9 @@ import tree_sitter_typescript
 import tree_sitter_zig
 
 from branchwise.chunking import attribute_docs, naming
-from branchwise.chunking.conditionals import resolve_split_conditionals
+from branchwise.chunking.conditionals import resolve_every_conditional, resolve_split_conditionals
 from branchwise.chunking.constructors import join_split_constructors
+from branchwise.chunking.item_macros import open_item_macros
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
 
@@ -72,8 +74,12 @@ class Grammar:
     trailing_comments_inside: bool = False
     #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py;
     #: C/C++/C# conditionals that split a declaration: conditionals.py; Kotlin primary
-    #: constructors below their class header: constructors.py).
+    #: constructors below their class header: constructors.py; Rust macro calls that wrap
+    #: items: item_macros.py).
     source_filter: Callable[[bytes], bytes] | None = None
+    #: A second reading of the bytes, parsed where the first leaves syntax errors and kept
+    #: where it leaves fewer (C#: every conditional read with its first branch).
+    second_reading: Callable[[bytes], bytes] | None = None
     #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
     #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
     clean_definitions_in_errors: bool = False
@@ -95,6 +101,19 @@ def _c_source(data: bytes) -> bytes:
 
 def _cpp_source(data: bytes) -> bytes:
     return mask_cpp_macros(resolve_split_conditionals(data))
+
+
+#: `ref partial struct`, which tree-sitter-c-sharp 0.23 reads only as `partial ref struct`
+#: (MessagePack's `MessagePackReader` was one module chunk); the swap keeps every offset
+_REF_PARTIAL = re.compile(rb"\bref(\s+)partial(\s+)(?=struct\b)")
+
+
+def _csharp_source(data: bytes) -> bytes:
+    return _REF_PARTIAL.sub(rb"partial\1ref\2", resolve_split_conditionals(data))
+
+
+def _csharp_second_reading(data: bytes) -> bytes:
+    return _REF_PARTIAL.sub(rb"partial\1ref\2", resolve_every_conditional(data))
 
 
 #: `expression_statement`: `res.send = function send() {...};`
@@ -141,7 +160,7 @@ GRAMMARS: dict[str, Grammar] = {
     "rust": Grammar(
         "rust", tree_sitter_rust.language, "rust.scm",
         frozenset({"line_comment", "block_comment"}),
-        attribute_types=frozenset({"attribute_item"}),
+        attribute_types=frozenset({"attribute_item"}), source_filter=open_item_macros,
     ),
     "java": Grammar(
         "java", tree_sitter_java.language, "java.scm",
@@ -175,7 +194,7 @@ GRAMMARS: dict[str, Grammar] = {
     "c_sharp": Grammar(
         "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),
         transparent_top_level=frozenset({"namespace_declaration", "declaration_list"}),
-        source_filter=resolve_split_conditionals,
+        source_filter=_csharp_source, second_reading=_csharp_second_reading,
     ),
     "ruby": Grammar(
         "ruby", tree_sitter_ruby.language, "ruby.scm", frozenset({"comment"}),
@@ -245,8 +264,22 @@ _local = threading.local()
 
 def parse(grammar: str, data: bytes) -> tree_sitter.Tree:
     """The tree of `data` (read through the grammar's source filter, offsets unchanged)."""
-    source_filter = GRAMMARS[grammar].source_filter
-    return parser(grammar).parse(source_filter(data) if source_filter else data)
+    reading = GRAMMARS[grammar]
+    tree = parser(grammar).parse(reading.source_filter(data) if reading.source_filter else data)
+    if tree.root_node.has_error and reading.second_reading is not None:
+        second = parser(grammar).parse(reading.second_reading(data))
+        if _error_bytes(second.root_node) < _error_bytes(tree.root_node):
+            return second
+    return tree
+
+
+def _error_bytes(node: tree_sitter.Node) -> int:
+    """How many bytes of the tree under `node` the parser could not read."""
+    if node.type == "ERROR":
+        return node.end_byte - node.start_byte
+    if node.is_missing:
+        return 1
+    return sum(_error_bytes(child) for child in node.children if child.has_error)
 
 
 def parser(grammar: str) -> tree_sitter.Parser:

@@ -1,5 +1,6 @@
 ; Symbols of a Rust file. `impl` blocks and inline `mod` blocks are not chunks:
-; they only qualify the names inside them (@scope.*).
+; they only qualify the names inside them (@scope.*). Items inside a macro call that wraps
+; them (`cfg_rt! { ... }`) are seen through item_macros.py.
 
 (function_item name: (identifier) @name) @definition.function
 
@@ -12,6 +13,9 @@
 (trait_item name: (type_identifier) @name) @definition.trait
 
 (type_item name: (type_identifier) @name) @definition.type
+
+; `macro_rules! select { ... }`: called like a function, documented like one
+(macro_definition name: (identifier) @name) @definition.macro
 
 (source_file (const_item name: (identifier) @name) @definition.constant)
 (source_file (static_item name: (identifier) @name) @definition.constant)
