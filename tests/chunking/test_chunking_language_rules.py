@@ -367,3 +367,13 @@ def test_a_top_level_const_made_by_wrapping_a_function_is_a_function(path):
               'const Button = forwardRef(function Button(props, ref) {\n  return render(props, ref);\n});\n'
               'export const router = express.Router();\nconst total = sum([1, 2]);\n')
     assert units(path, source) == {("function", "$ZodString", None), ("function", "Button", None)}
+
+
+def test_a_c_conditional_that_splits_an_else_if_is_read_again_with_every_first_branch():
+    data = (b"static int pick(int fd)\n{\n  if(fd < 0) {\n    return -1;\n  }\n#ifdef USE_POLL\n"
+            b"  else if(fd > 64) {\n    return poll_one(fd);\n#else\n  else if(fd > 64) {\n"
+            b"    return select_one(fd);\n#endif\n  }\n  return 0;\n}\n\nint after(void)\n{\n  return 1;\n}\n")
+    assert not parse("c", data).root_node.has_error
+    chunks = {c.identity.qualified_name: c for c in chunk_file("r", "lib/select.c", data).chunks}
+    assert set(chunks) == {"pick", "after"}
+    assert (chunks["pick"].start_line, chunks["pick"].end_line) == (1, 15) and "select_one" in chunks["pick"].text

@@ -34,7 +34,8 @@ MAX_CHARS = 1500
 #: module chunk (re-chunked once, rechunk.py)
 #: macros-1: the same texts; Rust `macro_rules!` are symbols and items inside a macro call that
 #: wraps them are seen, C# types past `ref partial` or an `#if` inside a statement keep their
-#: members (re-chunked once, rechunk.py)
+#: members, C/C++ files split by such an `#if` are read again; a JavaScript/TypeScript `const`
+#: made by wrapping a function is a function (re-chunked once, rechunk.py)
 TEXT_RECIPE = "macros-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)

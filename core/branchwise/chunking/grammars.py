@@ -78,7 +78,7 @@ class Grammar:
     #: items: item_macros.py).
     source_filter: Callable[[bytes], bytes] | None = None
     #: A second reading of the bytes, parsed where the first leaves syntax errors and kept
-    #: where it leaves fewer (C#: every conditional read with its first branch).
+    #: where it leaves fewer (C, C++, C#: every conditional read with its first branch).
     second_reading: Callable[[bytes], bytes] | None = None
     #: Keep a definition whose own subtree parsed cleanly even inside an ERROR node: C and
     #: C++ preprocessor tricks make tree-sitter wrap whole headers (fmt's format.h) in one.
@@ -101,6 +101,14 @@ def _c_source(data: bytes) -> bytes:
 
 def _cpp_source(data: bytes) -> bytes:
     return mask_cpp_macros(resolve_split_conditionals(data))
+
+
+def _c_second_reading(data: bytes) -> bytes:
+    return mask_macros(resolve_every_conditional(data))
+
+
+def _cpp_second_reading(data: bytes) -> bytes:
+    return mask_cpp_macros(resolve_every_conditional(data))
 
 
 #: `ref partial struct`, which tree-sitter-c-sharp 0.23 reads only as `partial ref struct`
@@ -171,25 +179,25 @@ GRAMMARS: dict[str, Grammar] = {
         "c", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition", "field_declaration"}), wrapper_parts=frozenset({"type_identifier"}),
         transparent_top_level=_C_TRANSPARENT, namer=naming.c_family, source_filter=_c_source,
-        clean_definitions_in_errors=True,
+        second_reading=_c_second_reading, clean_definitions_in_errors=True,
     ),
     "c_header": Grammar(
         "c_header", tree_sitter_c.language, "c.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"type_definition", "field_declaration"}), wrapper_parts=frozenset({"type_identifier"}),
         transparent_top_level=_C_TRANSPARENT, extra_query_files=("c_header.scm",), namer=naming.c_family, source_filter=_c_source,
-        clean_definitions_in_errors=True,
+        second_reading=_c_second_reading, clean_definitions_in_errors=True,
     ),
     "cpp": Grammar(
         "cpp", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
         transparent_top_level=_CPP_TRANSPARENT, namer=naming.c_family, source_filter=_cpp_source,
-        clean_definitions_in_errors=True,
+        second_reading=_cpp_second_reading, clean_definitions_in_errors=True,
     ),
     "cpp_header": Grammar(
         "cpp_header", tree_sitter_cpp.language, "cpp.scm", frozenset({"comment"}),
         wrapper_types=_CPP_WRAPPERS, wrapper_parts=_CPP_WRAPPER_PARTS,
         transparent_top_level=_CPP_TRANSPARENT, extra_query_files=("cpp_header.scm",), namer=naming.c_family,
-        source_filter=_cpp_source, clean_definitions_in_errors=True,
+        source_filter=_cpp_source, second_reading=_cpp_second_reading, clean_definitions_in_errors=True,
     ),
     "c_sharp": Grammar(
         "c_sharp", tree_sitter_c_sharp.language, "csharp.scm", frozenset({"comment"}),
