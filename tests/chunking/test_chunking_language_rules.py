@@ -377,3 +377,11 @@ def test_a_c_conditional_that_splits_an_else_if_is_read_again_with_every_first_b
     chunks = {c.identity.qualified_name: c for c in chunk_file("r", "lib/select.c", data).chunks}
     assert set(chunks) == {"pick", "after"}
     assert (chunks["pick"].start_line, chunks["pick"].end_line) == (1, 15) and "select_one" in chunks["pick"].text
+
+
+def test_a_rust_impl_associated_type_is_a_line_of_its_impl_not_a_symbol():
+    source = ("pub type Result<T> = std::result::Result<T, Error>;\n\nmod wire {\n    pub type Frame = Vec<u8>;\n}\n\n"
+              "impl Serializer for Writer {\n    type Ok = ();\n    type Error = Error;\n\n"
+              "    fn serialize_bool(self, v: bool) -> Result<()> {\n        self.put(v)\n    }\n}\n")
+    assert units("src/ser.rs", source) == {
+        ("type", "Result", None), ("type", "wire.Frame", None), ("method", "Writer.serialize_bool", "Writer")}

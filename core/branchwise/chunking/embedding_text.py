@@ -32,8 +32,8 @@ MAX_CHARS = 1500
 #: modules-1: the same texts; a Kotlin constructor below its class header no longer hides the rest
 #: of the file, a C# partial type's other parts are `partial X`, a file without symbols is one
 #: module chunk (re-chunked once, rechunk.py)
-#: macros-1: the same texts; Rust `macro_rules!` are symbols and items inside a macro call that
-#: wraps them are seen, C# types past `ref partial` or an `#if` inside a statement keep their
+#: macros-1: the same texts; Rust `macro_rules!` are symbols, items inside a macro call that
+#: wraps them are seen and an impl's associated `type` is no symbol, C# types past `ref partial` or an `#if` inside a statement keep their
 #: members, C/C++ files split by such an `#if` are read again; a JavaScript/TypeScript `const`
 #: made by wrapping a function is a function (re-chunked once, rechunk.py)
 TEXT_RECIPE = "macros-1"

@@ -12,7 +12,9 @@
 
 (trait_item name: (type_identifier) @name) @definition.trait
 
-(type_item name: (type_identifier) @name) @definition.type
+; `type X = ...` at file or module level; an impl's `type Ok = ...;` is a line of its impl
+(source_file (type_item name: (type_identifier) @name) @definition.type)
+(mod_item body: (declaration_list (type_item name: (type_identifier) @name) @definition.type))
 
 ; `macro_rules! select { ... }`: called like a function, documented like one
 (macro_definition name: (identifier) @name) @definition.macro
