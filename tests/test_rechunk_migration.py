@@ -183,3 +183,40 @@ def test_a_file_an_older_chunker_cut_into_nothing_is_cut_on_every_branch(tmp_pat
         assert rows == [("websockets", "module")], branch
     assert _tombstones(ws) == []
     assert ws.index(["main", "release"]).recipe_change is None
+
+
+def test_a_symbol_an_older_chunker_did_not_cut_beside_unchanged_chunks_is_cut(tmp_path, monkeypatch):
+    """Recipe `macros-1`: a Rust `macro_rules!` was module text. Here every chunk the older chunker
+    made is cut again unchanged (the module chunk's lines end at the same statement), so no live
+    entry is obsolete; the migration finds the file by the symbol its live set lacks."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "app")
+    git.write("src/lib.rs", "macro_rules! shout {\n    ($x:expr) => { $x };\n}\n\npub fn run() -> u8 {\n    1\n}\n\n"
+                            "register!(run);\n")
+    git.commit("lib")
+    git.branch("release")
+    old = pytest.MonkeyPatch()
+    real_find = chunker.find_symbols
+
+    def without_macros(*args):
+        found = real_find(*args)
+        found.definitions[:] = [d for d in found.definitions if d.kind != "macro"]
+        return found
+
+    old.setattr(chunker, "find_symbols", without_macros)
+    old.setattr(embedding_text, "TEXT_RECIPE", "modules-1")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    before = {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect("main")}
+    assert before == {("module", "lib"), ("function", "run")}
+    ws.close()
+    old.undo()
+
+    ws = Workspace(git.path, tmp_path / "index")
+    change = ws.index(["main"]).recipe_change
+    assert change is not None and change.recut == 0 and change.recut_files == 2  # nothing obsolete
+    for branch in ("main", "release"):
+        after = {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect(branch)}
+        assert after == before | {("macro", "shout")}, branch
+    assert _tombstones(ws) == []
+    assert ws.index(["main", "release"]).recipe_change is None

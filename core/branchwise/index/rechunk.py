@@ -14,9 +14,11 @@ the implementation) and misses the ones it makes. An index run that finds an old
 3. labels of an obsolete version move to its successors' versions, pins of a replaced identity
    to its successors' identities, on the same branch;
 4. each branch re-parses the files with obsolete live entries, at its indexed commit (a replaced
-   identity leaves the live set with a tombstone, as in any index run; step 5 settles it), and
-   the files of its indexed tree an older chunker cut into nothing that today's cuts into chunks
-   (recipe `modules-1`: a file of imports only, a Ruby module of autoloads);
+   identity leaves the live set with a tombstone, as in any index run; step 5 settles it), the
+   files in which today's chunker cuts a symbol the live set lacks (recipe `macros-1`: a Rust
+   macro beside chunks that did not change), and the files of its indexed tree an older chunker
+   cut into nothing that today's cuts into chunks (recipe `modules-1`: a file of imports only, a
+   Ruby module of autoloads);
 5. a tombstone of an obsolete version becomes tombstones of its successors that the branch does
    not have live: none for a re-cut identity (its code was not deleted), the page's sections
    for a page deleted on that branch;
@@ -93,8 +95,8 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
     done.obsolete = len(obsolete)
     repo_id = store.repo_id(repo.name)
     branches = store.branches(repo_id) if repo_id is not None else []
-    gained = {branch.id: _gained(store, repo, chunks, branch) for branch in branches}
-    if not obsolete and not any(gained.values()):
+    to_cut = {branch.id: _files_to_cut(store, repo, chunks, branch) for branch in branches}
+    if not obsolete and not any(to_cut.values()):
         return done
     _move_labels(store, repo.name, chunks, obsolete, done)
     _move_pins(store, repo.name, chunks, branches, done)
@@ -102,9 +104,7 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
     pending: dict[str, str] = {}
     runs = {}
     for branch in branches:
-        paths = sorted({(entry[1], entry[7]) for entry in store.live_file_entries(branch.id)
-                        if _is_obsolete(chunks, entry[7], entry[1], entry[3], entry[4], entry[6])}
-                       | gained[branch.id])
+        paths = sorted(to_cut[branch.id])
         run = indexer.rechunk_files(branch, [FileChange(path, blob, blob) for path, blob in paths])
         runs[branch.id] = run
         done.files += len(paths)
@@ -131,6 +131,21 @@ def rechunk(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
     store.delete_versions(doomed)
     done.removed = len(doomed)
     return done
+
+
+def _files_to_cut(store: Store, repo: GitRepo, chunks: _Chunks, branch) -> set[tuple[str, str]]:
+    """(path, blob) of the branch's files to parse again: those with an obsolete live entry, those
+    in which today's chunker cuts a symbol the live set lacks (a kind an older chunker did not
+    know, next to chunks that did not change: recipe `macros-1`'s Rust macros), and `_gained`."""
+    held: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    stale = set()
+    for entry in store.live_file_entries(branch.id):
+        held.setdefault((entry[1], entry[7]), set()).add((entry[3], entry[4]))
+        if _is_obsolete(chunks, entry[7], entry[1], entry[3], entry[4], entry[6]):
+            stale.add((entry[1], entry[7]))
+    grown = {(path, blob) for (path, blob), names in held.items()
+             if (today := chunks.named_in(blob, path)) is not None and not today.keys() <= names}
+    return stale | grown | _gained(store, repo, chunks, branch)
 
 
 def _gained(store: Store, repo: GitRepo, chunks: _Chunks, branch) -> set[tuple[str, str]]:
