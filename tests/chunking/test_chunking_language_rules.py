@@ -385,3 +385,10 @@ def test_a_rust_impl_associated_type_is_a_line_of_its_impl_not_a_symbol():
               "    fn serialize_bool(self, v: bool) -> Result<()> {\n        self.put(v)\n    }\n}\n")
     assert units("src/ser.rs", source) == {
         ("type", "Result", None), ("type", "wire.Frame", None), ("method", "Writer.serialize_bool", "Writer")}
+
+
+def test_a_python_type_alias_written_as_a_capitalised_name_bound_to_a_subscript_is_a_type():
+    source = ("from typing import Annotated, Callable\n\nPositiveInt = Annotated[int, Gt(0)]\n"
+              "Handler = Callable[[Request], Response]\nfirst = items[0]\nMAX_SIZE = sizes[-1]\n")
+    assert units("app/types.py", source) == {
+        ("type", "PositiveInt", None), ("type", "Handler", None), ("constant", "MAX_SIZE", None)}

@@ -8,6 +8,12 @@
 (module
   (type_alias_statement left: (type (identifier) @name)) @definition.type)
 
+; `PositiveInt = Annotated[int, Gt(0)]`, `Handler = Callable[[Request], Response]`: a type alias
+; written the way it was before `type X = ...`, a capitalised name bound to a subscripted type.
+(module
+  (expression_statement
+    (assignment left: (identifier) @name right: (subscript))) @definition.type
+  (#match? @name "^_*[A-Z][a-z][A-Za-z0-9]*$"))
 ; Module-level UPPER_CASE assignments are constants / config blocks.
 (module
   (expression_statement
