@@ -27,6 +27,7 @@ and that reading is kept if it leaves fewer (grammars.py).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _OPEN = re.compile(rb"^[ \t]*#[ \t]*(?:if|ifdef|ifndef)\b")
 _BRANCH = re.compile(rb"^[ \t]*#[ \t]*(?:elif|elifdef|elifndef|else)\b")
@@ -41,8 +42,12 @@ _ENDS_DECLARATION = (b";", b"{", b"}")
 _LONE_MACRO = re.compile(rb"^[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?:\(.*\))?$")
 
 
+#: every byte but a line break to a space
+_BLANKS = bytes(byte if byte == ord("\n") else ord(" ") for byte in range(256))
+
+
 def _blank(text: bytes) -> bytes:
-    return re.sub(rb"[^\n]", b" ", text)
+    return text.translate(_BLANKS)
 
 
 def _comment_out(line: bytes) -> bytes:
@@ -91,16 +96,27 @@ def _first_branch_ends(lines: list[bytes], code: list[bytes], directive: list[bo
     return ends
 
 
+@lru_cache(maxsize=2)
+def _read(data: bytes) -> tuple[list[bytes], list[bytes], list[bool]] | None:
+    """The file's lines, its code lines (comments and literals blanked) and which lines are
+    directives; kept for the second reading of the same file. None when a literal swallowed a
+    line break (the file is left alone)."""
+    lines = data.splitlines(keepends=True)
+    code = _NOISE.sub(lambda m: _blank(m[0]), data).splitlines(keepends=True)
+    if len(code) != len(lines):
+        return None
+    return lines, code, _directive_lines(lines)
+
+
 def resolve_split_conditionals(data: bytes, every_group: bool = False) -> bytes:
     """`data` with each declaration-splitting conditional group read with its first branch
     (`every_group`: each group, wherever it stands)."""
     if b"#" not in data:
         return data
-    lines = data.splitlines(keepends=True)
-    code = _NOISE.sub(lambda m: _blank(m[0]), data).splitlines(keepends=True)
-    if len(code) != len(lines):  # a literal swallowed a line break: leave the file alone
+    read = _read(data)
+    if read is None:
         return data
-    directive = _directive_lines(lines)
+    lines, code, directive = read
     first_branch_ends = _first_branch_ends(lines, code, directive)
     out = list(lines)
     last_code = b";"  # the start of the file: a boundary

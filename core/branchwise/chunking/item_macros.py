@@ -21,6 +21,7 @@ Serde's `forward_to_deserialize_any! { bool u8 ... }` holds no such thing and is
 
 from __future__ import annotations
 
+import re
 import threading
 
 import tree_sitter
@@ -35,6 +36,8 @@ _ITEMS = frozenset(
 _DEFINITIONS = _ITEMS - {"use_declaration", "macro_invocation", "attribute_item", "line_comment", "block_comment"}
 #: Items whose body holds more items (a call inside an `impl` wraps methods).
 _ITEM_HOLDERS = frozenset({"mod_item", "impl_item", "trait_item"})
+#: a macro call with a braced body somewhere in the file: without one there is nothing to open
+_BRACED_CALL = re.compile(rb"\w!\s*\{")
 #: Nested calls are opened one level per pass; deeper than this is left as it is.
 _PASSES = 3
 
@@ -47,13 +50,22 @@ def _parser() -> tree_sitter.Parser:
     return _local.parser
 
 
-def _holds_items(body: bytes) -> bool:
-    """Whether `body` (a call's braces' inside) parses cleanly as items, one a definition."""
+def _items_inside(body: bytes) -> list[tuple[str, tree_sitter.Node]] | None:
+    """The items of `body` (a call's braces' inside) as (kind, node), when it parses cleanly as
+    items, one of them a definition; else None."""
     root = _parser().parse(body).root_node
     if root.has_error:
-        return False
-    kinds = [child.type for child in root.named_children]
-    return all(kind in _ITEMS for kind in kinds) and any(kind in _DEFINITIONS for kind in kinds)
+        return None
+    items = [(child.type, child) for child in root.named_children]
+    if all(kind in _ITEMS for kind, _ in items) and any(kind in _DEFINITIONS for kind, _ in items):
+        return items
+    return None
+
+
+def _calls_inside(items: list[tuple[str, tree_sitter.Node]]) -> bool:
+    """Whether an opened body holds a call that may wrap items in turn (another pass opens it)."""
+    return any(kind == "macro_invocation" or (kind in _ITEM_HOLDERS and b"!" in (node.text or b""))
+               for kind, node in items)
 
 
 def _item_calls(root: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -71,24 +83,24 @@ def _item_calls(root: tree_sitter.Node) -> list[tree_sitter.Node]:
 
 def open_item_macros(data: bytes) -> bytes:
     """`data` with each item-wrapping macro call's `name! {` and `}` replaced by spaces."""
-    if b"!" not in data:
+    if not _BRACED_CALL.search(data):
         return data
     out = bytearray(data)
     for _ in range(_PASSES):
-        opened = False
+        nested = False
         for call in _item_calls(_parser().parse(bytes(out)).root_node):
             body = call.named_children[-1] if call.named_children else None
             if body is None or body.type != "token_tree" or out[body.start_byte:body.start_byte + 1] != b"{":
                 continue
-            inner = bytes(out[body.start_byte + 1:body.end_byte - 1])
-            if out[body.end_byte - 1:body.end_byte] != b"}" or not _holds_items(inner):
+            items = _items_inside(bytes(out[body.start_byte + 1:body.end_byte - 1]))
+            if out[body.end_byte - 1:body.end_byte] != b"}" or items is None:
                 continue
             out[call.start_byte:body.start_byte + 1] = _spaces(out[call.start_byte:body.start_byte + 1])
             out[body.end_byte - 1:body.end_byte] = b" "
             if call.end_byte < len(out) and out[call.end_byte:call.end_byte + 1] == b";":
                 out[call.end_byte:call.end_byte + 1] = b" "
-            opened = True
-        if not opened:
+            nested = nested or _calls_inside(items)
+        if not nested:
             break
     assert len(out) == len(data)
     return bytes(out)

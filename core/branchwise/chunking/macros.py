@@ -29,6 +29,7 @@ _BEFORE_DECLARATION = re.compile(
 #: C++ only: `FMT_CONSTEXPR typed_node(...)` (in C such a macro is a return type)
 _BEFORE_CONSTRUCTOR = re.compile(rb"(?<![\w#])(?<!typedef )(" + _MACRO + rb")(?=[ \t]+\w+[ \t]*\()")
 _IN_CLASS_HEAD = re.compile(rb"(?:(?<=\bclass )|(?<=\bstruct ))(" + _MACRO + rb"(?:" + _ARGUMENTS + rb")?)(?=[ \t]+\w)")
+_ANY_MACRO = re.compile(_MACRO)
 _IN_IF = re.compile(rb"(?<=\bif )(" + _MACRO + rb")(?=[ \t]*\()")  # `if FMT_CONSTEXPR20 (...)`
 
 
@@ -54,6 +55,9 @@ def mask_macros(data: bytes, cpp: bool = False) -> bytes:
     for line in data.splitlines(keepends=True):
         if in_directive or line.lstrip().startswith(b"#"):
             in_directive = line.rstrip().endswith(b"\\")
+            out.append(line)
+            continue
+        if not _ANY_MACRO.search(line):
             out.append(line)
             continue
         line = _ALONE.sub(_blank_last_group, line)
