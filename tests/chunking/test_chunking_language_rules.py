@@ -392,3 +392,15 @@ def test_a_python_type_alias_written_as_a_capitalised_name_bound_to_a_subscript_
               "Handler = Callable[[Request], Response]\nfirst = items[0]\nMAX_SIZE = sizes[-1]\n")
     assert units("app/types.py", source) == {
         ("type", "PositiveInt", None), ("type", "Handler", None), ("constant", "MAX_SIZE", None)}
+
+
+def test_a_go_package_level_var_declaration_is_one_constant_block_like_a_const():
+    source = ('package cobra\n\n// templateFuncs are the functions the usage templates may call.\n'
+              'var templateFuncs = template.FuncMap{\n\t"trim": strings.TrimSpace,\n}\n\n'
+              'var (\n\tinitializers []func()\n\tfinalizers   []func()\n)\n\n'
+              'func AddTemplateFunc(name string, tmplFunc interface{}) {\n\tvar local = 1\n\t_ = local\n}\n')
+    chunks = {c.identity.qualified_name: c for c in chunk_file("r", "cobra.go", source.encode()).chunks}
+    assert {name: c.identity.symbol_type for name, c in chunks.items() if name != "cobra"} == {
+        "templateFuncs": "constant", "initializers": "constant", "AddTemplateFunc": "function"}
+    assert (chunks["templateFuncs"].start_line, chunks["templateFuncs"].end_line) == (3, 6)
+    assert (chunks["initializers"].start_line, chunks["initializers"].end_line) == (8, 11)

@@ -35,8 +35,8 @@ MAX_CHARS = 1500
 #: macros-1: the same texts; Rust `macro_rules!` are symbols, items inside a macro call that
 #: wraps them are seen and an impl's associated `type` is no symbol, C# types past `ref partial` or an `#if` inside a statement keep their
 #: members, C/C++ files split by such an `#if` are read again; a JavaScript/TypeScript `const`
-#: made by wrapping a function is a function; a Python `X = Annotated[...]` is a type (re-chunked
-#: once, rechunk.py)
+#: made by wrapping a function is a function; a Python `X = Annotated[...]` is a type; a Go
+#: package-level `var` is a constant (re-chunked once, rechunk.py)
 TEXT_RECIPE = "macros-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)

@@ -18,5 +18,11 @@
 ; A `const` declaration (single or grouped) is one constant block named by its first name.
 (source_file
   (const_declaration (const_spec name: (identifier) @name)) @definition.constant)
+; So is a package-level `var` declaration: a table, a registry, a documented setting
+; (`var templateFuncs = template.FuncMap{...}`, `var EnablePrefixMatching = ...`).
+(source_file
+  (var_declaration (var_spec name: (identifier) @name)) @definition.constant)
+(source_file
+  (var_declaration (var_spec_list (var_spec name: (identifier) @name))) @definition.constant)
 
 (source_file (import_declaration) @import)
