@@ -35,7 +35,9 @@ def order(results: list[Result]) -> list[str]:
     ("_private", {"_private"}, True),
     ("session", set(), False),
     ("how does safeParse report errors", {"safeParse"}, False),
-    ("Where is the Router defined", set(), False),
+    ("Where is the Router defined", {"Router"}, False),
+    ("how serde_derive writes fields with serialize_field", {"serde_derive", "serialize_field"}, False),
+    ("How HTTP and JSON parsing work in Go", set(), False),  # the opening word, acronyms, "Go"
 ])
 def test_question_shapes(question, names, bare):
     shape = shape_of(question)
@@ -67,6 +69,15 @@ def test_a_name_inside_a_sentence_counts_half():
     staged = restage("how does safeParse report errors", candidates, replace(OFF, definition_boost=3.0))
     assert order(staged)[0] == "b.py::safeParse"
     assert staged[0].score == pytest.approx(0.4 + 1.0 * 3.0 * 0.5)
+
+
+def test_a_snake_case_or_capitalised_name_inside_a_sentence_counts_half_too():
+    candidates = [result("a.py", "flatMap", 1.0), result("monad.scala", "Monad", 0.4, "class")]
+    staged = restage("how Monad composes effects", candidates, replace(OFF, definition_boost=3.0))
+    assert order(staged)[0] == "monad.scala::Monad"  # 0.4 + 1.5 x 1.5 (its file is named after it)
+    candidates = [result("a.rs", "serialize", 1.0), result("b.rs", "serialize_field", 0.4)]
+    staged = restage("how structs are written with serialize_field", candidates, replace(OFF, definition_boost=3.0))
+    assert order(staged)[0] == "b.rs::serialize_field"
 
 
 def test_a_whole_file_or_prose_section_is_no_definition():

@@ -3,8 +3,9 @@
 A question that is only a name (`Router`, `Sinatra::Base`, `field_validator`) asks for the
 definition of that name, not for the code that uses it: its answer is the symbol whose own
 name it is. A sentence that carries a name in code form ("how does safeParse report errors")
-points at that definition less firmly. The other words of a sentence ("how are cookies
-signed") often name the file or folder the answer lives in (`cookies.py`, `signing/`).
+points at that definition less firmly, and so does a capitalised word inside it ("how Monad
+composes effects"). The other words of a sentence ("how are cookies signed") often name the
+file or folder the answer lives in (`cookies.py`, `signing/`).
 This module reads those shapes; `stage.py` turns them into score changes.
 """
 
@@ -28,9 +29,12 @@ _NAME_QUESTION = re.compile(
     r"|[A-Z][A-Za-z0-9]*[?!]?)$"
 )
 _SEPARATORS = re.compile(r"::|\\|->|\.")
-#: a name in code form inside a sentence: PascalCase with two humps or camelCase (not a plain
-#: capitalised word that opens a sentence, nor an acronym)
-_EMBEDDED_NAME = re.compile(r"\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+)\b")
+#: a name in code form inside a sentence: PascalCase with two humps, camelCase or snake_case
+#: (`safeParse`, `serialize_field`), or a capitalised word after the first (`Monad` in "how Monad
+#: composes effects": code questions write a type's name as it is spelled); not the capitalised
+#: word that opens a sentence, a two-letter one ("in Go"), nor an acronym
+_EMBEDDED_NAME = re.compile(r"\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+"
+                            r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|(?<=\s)[A-Z][a-z][a-z0-9]+\b")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: shorter words match a path part only when equal (a prefix of three letters or more counts:
 #: "dependency" meets `dependencies`)
