@@ -38,6 +38,9 @@ def order(results: list[Result]) -> list[str]:
     ("Where is the Router defined", {"Router"}, False),
     ("how serde_derive writes fields with serialize_field", {"serde_derive", "serialize_field"}, False),
     ("How HTTP and JSON parsing work in Go", set(), False),  # the opening word, acronyms, "Go"
+    ("How To Configure The Logger", set(), False),  # a title capitalises every word
+    ("how the Logger is configured", {"Logger"}, False),
+    ("find Router", {"Router"}, False),
 ])
 def test_question_shapes(question, names, bare):
     shape = shape_of(question)

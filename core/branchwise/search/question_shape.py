@@ -30,11 +30,12 @@ _NAME_QUESTION = re.compile(
 )
 _SEPARATORS = re.compile(r"::|\\|->|\.")
 #: a name in code form inside a sentence: PascalCase with two humps, camelCase or snake_case
-#: (`safeParse`, `serialize_field`), or a capitalised word after the first (`Monad` in "how Monad
-#: composes effects": code questions write a type's name as it is spelled); not the capitalised
-#: word that opens a sentence, a two-letter one ("in Go"), nor an acronym
+#: (`safeParse`, `serialize_field`); not an acronym
 _EMBEDDED_NAME = re.compile(r"\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+"
-                            r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b|(?<=\s)[A-Z][a-z][a-z0-9]+\b")
+                            r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+#: a capitalised word after a sentence's first (`Monad` in "how Monad composes effects": code
+#: questions write a type's name as it is spelled); not a two-letter one ("in Go")
+_CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z][a-z0-9]+\b")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: shorter words match a path part only when equal (a prefix of three letters or more counts:
 #: "dependency" meets `dependencies`)
@@ -59,7 +60,11 @@ def shape_of(question: str) -> Shape:
         names = {parts[-1], ".".join(parts)} if len(parts) > 1 else {parts[-1]}
         return Shape(frozenset(names), True, frozenset())
     words = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
-    return Shape(frozenset(_EMBEDDED_NAME.findall(text)), False, words)
+    names = set(_EMBEDDED_NAME.findall(text))
+    every = _WORD.findall(text)
+    if 2 * sum(word[0].isupper() for word in every) <= len(every):  # not a title ("How To Configure The Logger")
+        names.update(_CAPITALISED.findall(text))
+    return Shape(frozenset(names), False, words)
 
 
 def defines(qualified_name: str, names: frozenset[str]) -> bool:
