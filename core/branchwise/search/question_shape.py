@@ -6,7 +6,7 @@ name it is. A sentence that carries a name in code form ("how does safeParse rep
 points at that definition less firmly, and so does a capitalised word inside it ("how Monad
 composes effects"). The other words of a sentence ("how are cookies signed") often name the
 file or folder the answer lives in (`cookies.py`, `signing/`).
-This module reads those shapes; `stage.py` turns them into score changes.
+This module reads those shapes; `ranking_stage.py` turns them into score changes.
 """
 
 from __future__ import annotations
