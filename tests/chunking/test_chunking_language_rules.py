@@ -334,6 +334,28 @@ def test_rust_items_inside_a_macro_call_that_wraps_them_are_symbols_and_keep_eve
     assert "forward_to_deserialize_any!" in chunks["rt"].text
 
 
+def test_a_rust_file_with_nothing_to_open_is_parsed_once():
+    from branchwise.chunking.grammars import parser
+    from branchwise.chunking.item_macros import read_opening_item_macros
+
+    class Counting:
+        def __init__(self):
+            self.parses = 0
+
+        def parse(self, data):
+            self.parses += 1
+            return parser("rust").parse(data)
+
+    statement_macro = b"fn expand() -> TokenStream {\n    quote! { #name }\n}\n"  # a call inside a body
+    counting = Counting()
+    tree = read_opening_item_macros(counting, statement_macro)
+    assert counting.parses == 1 and str(tree.root_node) == str(parser("rust").parse(statement_macro).root_node)
+    gated = b"cfg_rt! {\n    pub fn spawn() {}\n}\n"  # the file, the call's body, the opened file
+    counting = Counting()
+    tree = read_opening_item_macros(counting, gated)
+    assert counting.parses == 3 and tree.root_node.named_children[0].type == "function_item"
+
+
 def test_a_rust_macro_rules_definition_is_a_macro_symbol_with_its_doc():
     data = b"/// Joins futures.\n#[macro_export]\nmacro_rules! join {\n    ($($f:expr),*) => { ($($f.await,)*) };\n}\n"
     [chunk] = chunk_file("r", "src/join.rs", data).chunks

@@ -38,7 +38,7 @@ import tree_sitter_zig
 from branchwise.chunking import attribute_docs, naming
 from branchwise.chunking.conditionals import resolve_every_conditional, resolve_split_conditionals
 from branchwise.chunking.constructors import join_split_constructors
-from branchwise.chunking.item_macros import open_item_macros
+from branchwise.chunking.item_macros import read_opening_item_macros
 from branchwise.chunking.macros import mask_cpp_macros, mask_macros
 
 
@@ -74,9 +74,11 @@ class Grammar:
     trailing_comments_inside: bool = False
     #: Rewrites the bytes the parser reads, keeping every offset (C/C++ macros: macros.py;
     #: C/C++/C# conditionals that split a declaration: conditionals.py; Kotlin primary
-    #: constructors below their class header: constructors.py; Rust macro calls that wrap
-    #: items: item_macros.py).
+    #: constructors below their class header: constructors.py).
     source_filter: Callable[[bytes], bytes] | None = None
+    #: Parses the bytes itself, where deciding how to rewrite them takes a parse that may
+    #: already be the tree (Rust macro calls that wrap items: item_macros.py).
+    reader: Callable[[tree_sitter.Parser, bytes], tree_sitter.Tree] | None = None
     #: A second reading of the bytes, parsed where the first leaves syntax errors and kept
     #: where it leaves fewer (C, C++, C#: every conditional read with its first branch).
     second_reading: Callable[[bytes], bytes] | None = None
@@ -168,7 +170,7 @@ GRAMMARS: dict[str, Grammar] = {
     "rust": Grammar(
         "rust", tree_sitter_rust.language, "rust.scm",
         frozenset({"line_comment", "block_comment"}),
-        attribute_types=frozenset({"attribute_item"}), source_filter=open_item_macros,
+        attribute_types=frozenset({"attribute_item"}), reader=read_opening_item_macros,
     ),
     "java": Grammar(
         "java", tree_sitter_java.language, "java.scm",
@@ -273,7 +275,10 @@ _local = threading.local()
 def parse(grammar: str, data: bytes) -> tree_sitter.Tree:
     """The tree of `data` (read through the grammar's source filter, offsets unchanged)."""
     reading = GRAMMARS[grammar]
-    tree = parser(grammar).parse(reading.source_filter(data) if reading.source_filter else data)
+    if reading.reader is not None:
+        tree = reading.reader(parser(grammar), data)
+    else:
+        tree = parser(grammar).parse(reading.source_filter(data) if reading.source_filter else data)
     if tree.root_node.has_error and reading.second_reading is not None:
         second = parser(grammar).parse(reading.second_reading(data))
         if _error_bytes(second.root_node) < _error_bytes(tree.root_node):

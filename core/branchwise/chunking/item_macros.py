@@ -50,10 +50,10 @@ def _parser() -> tree_sitter.Parser:
     return _local.parser
 
 
-def _items_inside(body: bytes) -> list[tuple[str, tree_sitter.Node]] | None:
+def _items_inside(body: bytes, parser: tree_sitter.Parser) -> list[tuple[str, tree_sitter.Node]] | None:
     """The items of `body` (a call's braces' inside) as (kind, node), when it parses cleanly as
     items, one of them a definition; else None."""
-    root = _parser().parse(body).root_node
+    root = parser.parse(body).root_node
     if root.has_error:
         return None
     items = [(child.type, child) for child in root.named_children]
@@ -83,16 +83,34 @@ def _item_calls(root: tree_sitter.Node) -> list[tree_sitter.Node]:
 
 def open_item_macros(data: bytes) -> bytes:
     """`data` with each item-wrapping macro call's `name! {` and `}` replaced by spaces."""
+    return _opened(data, _parser())[0]
+
+
+def read_opening_item_macros(parser: tree_sitter.Parser, data: bytes) -> tree_sitter.Tree:
+    """The tree of `data` with its item-wrapping macro calls opened. Finding them takes a parse
+    of the file; where it finds none to open (serde's `quote! {...}` inside functions), that
+    parse is the tree, so the file is not parsed a second time."""
+    opened, tree = _opened(data, parser)
+    return tree if tree is not None else parser.parse(opened)
+
+
+def _opened(data: bytes, parser: tree_sitter.Parser) -> tuple[bytes, tree_sitter.Tree | None]:
+    """`open_item_macros`'s bytes, and the tree of `data` when they are `data` unchanged and a
+    tree of it was made (None otherwise)."""
     if not _BRACED_CALL.search(data):
-        return data
+        return data, None
     out = bytearray(data)
+    first = None
     for _ in range(_PASSES):
         nested = False
-        for call in _item_calls(_parser().parse(bytes(out)).root_node):
+        tree = parser.parse(bytes(out))
+        if first is None:
+            first = tree
+        for call in _item_calls(tree.root_node):
             body = call.named_children[-1] if call.named_children else None
             if body is None or body.type != "token_tree" or out[body.start_byte:body.start_byte + 1] != b"{":
                 continue
-            items = _items_inside(bytes(out[body.start_byte + 1:body.end_byte - 1]))
+            items = _items_inside(bytes(out[body.start_byte + 1:body.end_byte - 1]), parser)
             if out[body.end_byte - 1:body.end_byte] != b"}" or items is None:
                 continue
             out[call.start_byte:body.start_byte + 1] = _spaces(out[call.start_byte:body.start_byte + 1])
@@ -103,7 +121,7 @@ def open_item_macros(data: bytes) -> bytes:
         if not nested:
             break
     assert len(out) == len(data)
-    return bytes(out)
+    return (data, first) if out == data else (bytes(out), None)
 
 
 def _spaces(text: bytes | bytearray) -> bytes:
