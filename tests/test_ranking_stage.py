@@ -41,6 +41,9 @@ def order(results: list[Result]) -> list[str]:
     ("How To Configure The Logger", set(), False),  # a title capitalises every word
     ("how the Logger is configured", {"Logger"}, False),
     ("find Router", {"Router"}, False),
+    ("app.set and settings storage", {"app.set"}, False),
+    ("how Picker:find opens a window and Sinatra::Base routes", {"Picker", "Picker.find", "Sinatra", "Sinatra.Base"}, False),
+    ("how M.load reads a file, e.g. a spec", set(), False),  # a one-letter qualifier is an alias
 ])
 def test_question_shapes(question, names, bare):
     shape = shape_of(question)

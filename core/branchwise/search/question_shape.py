@@ -3,8 +3,8 @@
 A question that is only a name (`Router`, `Sinatra::Base`, `field_validator`) asks for the
 definition of that name, not for the code that uses it: its answer is the symbol whose own
 name it is. A sentence that carries a name in code form ("how does safeParse report errors")
-points at that definition less firmly, and so does a capitalised word inside it ("how Monad
-composes effects"). The other words of a sentence ("how are cookies signed") often name the
+points at that definition less firmly, and so do a qualified name ("app.set and settings
+storage") and a capitalised word inside it ("how Monad composes effects"). The other words of a sentence ("how are cookies signed") often name the
 file or folder the answer lives in (`cookies.py`, `signing/`).
 This module reads those shapes; `ranking_stage.py` turns them into score changes.
 """
@@ -28,11 +28,14 @@ _NAME_QUESTION = re.compile(
     r"|[A-Za-z][A-Za-z0-9]*[A-Z_][A-Za-z0-9_]*[?!]?"
     r"|[A-Z][A-Za-z0-9]*[?!]?)$"
 )
-_SEPARATORS = re.compile(r"::|\\|->|\.")
+_SEPARATORS = re.compile(r"::|\\|->|\.|:")
 #: a name in code form inside a sentence: PascalCase with two humps, camelCase or snake_case
 #: (`safeParse`, `serialize_field`); not an acronym
 _EMBEDDED_NAME = re.compile(r"\b(?:[A-Z][a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]*|[a-z][a-zA-Z0-9]*[A-Z][a-zA-Z0-9]+"
                             r"|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+#: a qualified name inside a sentence (`app.set`, `Plug.Router`, `Picker:find`), asked for whole:
+#: its last part alone (`set`, `find`) is the name of many things
+_QUALIFIED_IN_SENTENCE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:::|->|[.:])[A-Za-z_][A-Za-z0-9_]*)+")
 #: a capitalised word after a sentence's first (`Monad` in "how Monad composes effects": code
 #: questions write a type's name as it is spelled); not a two-letter one ("in Go")
 _CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z][a-z0-9]+\b")
@@ -61,6 +64,10 @@ def shape_of(question: str) -> Shape:
         return Shape(frozenset(names), True, frozenset())
     words = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
     names = set(_EMBEDDED_NAME.findall(text))
+    for found in _QUALIFIED_IN_SENTENCE.findall(text):
+        parts = _SEPARATORS.split(found)
+        if len(parts[0]) > 1 and len(parts[-1]) > 1:  # not a one-letter module alias (`M.load`, `z.string`)
+            names.add(".".join(parts))
     every = _WORD.findall(text)
     if 2 * sum(word[0].isupper() for word in every) <= len(every):  # not a title ("How To Configure The Logger")
         names.update(_CAPITALISED.findall(text))
