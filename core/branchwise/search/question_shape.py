@@ -4,8 +4,9 @@ A question that is only a name (`Router`, `Sinatra::Base`, `field_validator`) as
 definition of that name, not for the code that uses it: its answer is the symbol whose own
 name it is. A sentence that carries a name in code form ("how does safeParse report errors")
 points at that definition less firmly, and so do a qualified name ("app.set and settings
-storage") and a capitalised word inside it ("how Monad composes effects"). The other words of a sentence ("how are cookies signed") often name the
-file or folder the answer lives in (`cookies.py`, `signing/`).
+storage") and a capitalised word inside it ("how Monad composes effects"). The other words of
+a sentence ("how are cookies signed") often name the file or folder the answer lives in
+(`cookies.py`, `signing/`).
 This module reads those shapes; `ranking_stage.py` turns them into score changes.
 """
 
@@ -62,13 +63,13 @@ def shape_of(question: str) -> Shape:
         parts = [p for p in _SEPARATORS.split(text) if p]
         names = {parts[-1], ".".join(parts)} if len(parts) > 1 else {parts[-1]}
         return Shape(frozenset(names), True, frozenset())
-    words = frozenset(w.lower() for w in _WORD.findall(text) if len(w) > 2 and w.lower() not in STOP_WORDS)
+    every = _WORD.findall(text)
+    words = frozenset(w.lower() for w in every if len(w) > 2 and w.lower() not in STOP_WORDS)
     names = set(_EMBEDDED_NAME.findall(text))
     for found in _QUALIFIED_IN_SENTENCE.findall(text):
         parts = _SEPARATORS.split(found)
         if len(parts[0]) > 1 and len(parts[-1]) > 1:  # not a one-letter module alias (`M.load`, `z.string`)
             names.add(".".join(parts))
-    every = _WORD.findall(text)
     if 2 * sum(word[0].isupper() for word in every) <= len(every):  # not a title ("How To Configure The Logger")
         names.update(_CAPITALISED.findall(text))
     return Shape(frozenset(names), False, words)
