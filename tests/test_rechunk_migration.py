@@ -195,16 +195,7 @@ def test_a_symbol_an_older_chunker_did_not_cut_beside_unchanged_chunks_is_cut(tm
                             "register!(run);\n")
     git.commit("lib")
     git.branch("release")
-    old = pytest.MonkeyPatch()
-    real_find = chunker.find_symbols
-
-    def without_macros(*args):
-        found = real_find(*args)
-        found.definitions[:] = [d for d in found.definitions if d.kind != "macro"]
-        return found
-
-    old.setattr(chunker, "find_symbols", without_macros)
-    old.setattr(embedding_text, "TEXT_RECIPE", "modules-1")
+    old = _older_chunker("modules-1", lambda definition: definition.kind == "macro")
     ws = Workspace(git.path, tmp_path / "index")
     ws.index(["main", "release"])
     before = {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect("main")}
@@ -220,3 +211,46 @@ def test_a_symbol_an_older_chunker_did_not_cut_beside_unchanged_chunks_is_cut(tm
         assert after == before | {("macro", "shout")}, branch
     assert _tombstones(ws) == []
     assert ws.index(["main", "release"]).recipe_change is None
+
+
+def test_the_subcommands_of_a_long_shell_dispatcher_are_cut_from_an_older_index(tmp_path, monkeypatch):
+    """Recipe `arms-1`: the arms of the `case` a long shell function dispatches with became
+    symbols of their own. An index of the older chunker gains them once, on every branch, with
+    nothing obsolete: the function and its file keep their chunks."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "app")
+    body = "".join(f"      echo {'y' * 70}\n" for _ in range(25))
+    git.write("nvm.sh", f'nvm() {{\n  case "$1" in\n    install)\n{body}    ;;\n    use)\n{body}    ;;\n  esac\n}}\n')
+    git.commit("nvm")
+    git.branch("release")
+    old = _older_chunker("macros-1", lambda definition: definition.node.type == "case_item")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    assert {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect("main")} == {("function", "nvm")}
+    ws.close()
+    old.undo()
+
+    ws = Workspace(git.path, tmp_path / "index")
+    change = ws.index(["main"]).recipe_change
+    assert change is not None and change.recut == 0 and change.recut_files == 2
+    for branch in ("main", "release"):
+        after = {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect(branch)}
+        assert after == {("function", "nvm"), ("function", "nvm.install"), ("function", "nvm.use")}, branch
+    assert _tombstones(ws) == []
+    assert ws.index(["main", "release"]).recipe_change is None
+
+
+def _older_chunker(text_recipe: str, unknown) -> pytest.MonkeyPatch:
+    """The chunker of `text_recipe`, which did not know the definitions `unknown` picks; undo
+    the patch to get today's back."""
+    patch = pytest.MonkeyPatch()
+    real_find = chunker.find_symbols
+
+    def older(*args):
+        found = real_find(*args)
+        found.definitions[:] = [d for d in found.definitions if not unknown(d)]
+        return found
+
+    patch.setattr(chunker, "find_symbols", older)
+    patch.setattr(embedding_text, "TEXT_RECIPE", text_recipe)
+    return patch

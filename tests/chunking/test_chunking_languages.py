@@ -381,3 +381,35 @@ def test_a_shebang_is_not_the_doc_of_the_first_function():
 def test_a_script_without_extension_is_bash_when_its_shebang_says_so():
     assert chunk_file("r", "test/fast/nvm_ls", b"#!/bin/sh\nf() {\n  :\n}\n").language == "bash"
     assert chunk_file("r", "bin/tool", b"#!/usr/bin/env python3\nprint(1)\n").language == "text"
+
+
+def _dispatcher(arms: str, before: str = "") -> bytes:
+    """A shell function that dispatches on its first word, padded past what the model reads."""
+    padding = "".join(f"  # step {n}: {'x' * 60}\n" for n in range(30))
+    return (f"nvm() {{\n{before}{padding}  case \"${{1-}}\" in\n{arms}  esac\n}}\n"
+            "nvm_get_arch() {\n  case \"$(uname -m)\" in\n    x86_64 | amd64) A=x64 ;;\n  esac\n}\n").encode()
+
+
+def test_a_long_shell_function_that_dispatches_on_a_word_has_a_symbol_per_subcommand():
+    """nvm's `nvm()` is 1,500 lines, and the model reads its first lines only: each arm of the
+    `case` it dispatches with is the subcommand it names, so `nvm uninstall` can be found."""
+    body = "".join(f"      echo {'y' * 70}\n" for _ in range(20))
+    arms = (f'    "install" | "i")\n{body}    ;;\n    \'ls-remote\')\n{body}    ;;\n'
+            f"    use)\n      nvm_use \"$@\"\n    ;;\n    -*)\n      echo flag\n    ;;\n    *)\n      help\n    ;;\n")
+    chunks = chunk_file("r", "nvm.sh", _dispatcher(arms)).chunks
+    names = {(c.identity.symbol_type, c.identity.qualified_name): c for c in chunks}
+    assert set(names) == {("function", "nvm"), ("function", "nvm.install"), ("function", "nvm.ls-remote"),
+                          ("function", "nvm.use"), ("function", "nvm_get_arch")}
+    install = names["function", "nvm.install"]
+    assert install.text.startswith('    "install" | "i")') and install.text.rstrip().endswith(";;")
+
+
+def test_a_shell_case_that_is_not_most_of_a_long_function_or_in_a_short_one_is_its_code():
+    """A `case` that sets a value on the way (`x86_64 | amd64) A=x64 ;;`) is no dispatch: in a
+    long function where it is a small part, or in a function the model reads whole."""
+    arms = "    install) nvm_install ;;\n    use) nvm_use ;;\n"
+    long_before = "".join(f"  echo {'z' * 70}\n" for _ in range(60))
+    for data in (_dispatcher(arms, before=long_before),
+                 b'nvm() {\n  case "$1" in\n    install) nvm_install ;;\n  esac\n}\n'):
+        chunks = chunk_file("r", "nvm.sh", data).chunks
+        assert {c.identity.qualified_name for c in chunks} <= {"nvm", "nvm_get_arch"}

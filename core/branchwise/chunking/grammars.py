@@ -231,7 +231,7 @@ GRAMMARS: dict[str, Grammar] = {
         "scala", tree_sitter_scala.language, "scala.scm", frozenset({"comment", "block_comment"}),
         trailing_comments_inside=True, namer=naming.scala,
     ),
-    "bash": Grammar("bash", tree_sitter_bash.language, "bash.scm", frozenset({"comment"})),
+    "bash": Grammar("bash", tree_sitter_bash.language, "bash.scm", frozenset({"comment"}), namer=naming.bash),
     "lua": Grammar(
         "lua", tree_sitter_lua.language, "lua.scm", frozenset({"comment"}),
         wrapper_types=frozenset({"variable_declaration"}), namer=naming.lua,

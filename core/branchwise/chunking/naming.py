@@ -9,7 +9,7 @@ has `self.` methods and DSL blocks (`get '/' do` -> `get '/'`), Lua writes `M:fo
 `M.foo`; a Scala `def` of an anonymous class (`new Setup { def x }`) is no member of the type
 around it. Issue 45: JavaScript's `res.send = function` is `res.send`, Elixir's `defimpl P,
 for: T` is `P.T`, a Haskell instance names its methods after its type, a Zig test block is
-`test "name"`. Each namer edits the definition in place and returns False to drop it. A C#
+`test "name"`; a shell function's subcommand arm is `nvm.install`. Each namer edits the definition in place and returns False to drop it. A C#
 partial type's part outside the file named after it is `partial X` (csharp_partial_parts).
 """
 
@@ -19,6 +19,8 @@ import re
 from typing import Protocol
 
 from tree_sitter import Node
+
+from branchwise.chunking.embedding_text import MAX_CHARS
 
 
 class Definition(Protocol):
@@ -186,6 +188,35 @@ def javascript(definition: Definition, captures: dict[str, list[Node]]) -> bool:
     if receiver == "module.exports" or receiver.startswith("module.exports."):
         receiver = receiver.removeprefix("module.")
     definition.receiver = receiver
+    return True
+
+
+#: a subcommand a shell `case` dispatches on: a literal word, quoted or not (`install`, `"ls-remote"`)
+_SUBCOMMAND = re.compile(r"""^(["']?)([A-Za-z][\w-]*)\1$""")
+
+
+def bash(definition: Definition, captures: dict[str, list[Node]]) -> bool:
+    """An arm of the `case` a function dispatches with (nvm's `nvm install`, `nvm uninstall`)
+    is the subcommand it names, `nvm.install`, when the function is longer than the model
+    reads (embedding_text.MAX_CHARS): the model sees such a function's first lines only, so
+    its later subcommands would be found by no vector. A function dispatches when the `case`
+    is most of it; a `case` that sets a value on the way (`x86_64 | amd64) ARCH=x64 ;;`) is
+    its code, a shorter function is read whole, and an arm that matches a pattern (`*`, `-*`,
+    `$x`) names no subcommand."""
+    node = definition.node
+    if node.type != "case_item":
+        return True
+    case = node.parent
+    function = case.parent.parent if case is not None and case.parent is not None else None
+    if function is None:
+        return False
+    length = function.end_byte - function.start_byte
+    if length <= MAX_CHARS or 2 * (case.end_byte - case.start_byte) <= length:
+        return False
+    word = _SUBCOMMAND.match(_text(captures["name"][0]))
+    if word is None:
+        return False
+    definition.name = word.group(2)
     return True
 
 
