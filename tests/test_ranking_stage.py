@@ -186,6 +186,18 @@ def test_an_older_copy_under_a_version_folder_steps_back():
     assert order(restage("what", candidates, replace(OFF, reexport_weight=0.5)))[0] == "pydantic/main.py::BaseModel"
 
 
+def test_code_in_a_folder_kept_for_old_callers_steps_back_unless_asked_for():
+    settings = replace(OFF, reexport_weight=0.5)
+    for folder in ("pydantic/deprecated", "fastapi/_compat", "lib/legacy"):
+        def candidates():
+            return [result(f"{folder}/decorator.py", "validate_arguments", 1.0), result("pydantic/validate_call.py", "validate_call", 0.8)]
+        assert order(restage("how to validate a function's arguments", candidates(), settings))[0] == "pydantic/validate_call.py::validate_call"
+        asked = folder.rsplit("/", 1)[-1].lstrip("_")
+        assert order(restage(f"the {asked} way to validate arguments", candidates(), settings))[0] == f"{folder}/decorator.py::validate_arguments"
+    compatible = [result("src/compatible/check.py", "check", 1.0), result("src/other.py", "check", 0.8)]  # not the folder's name
+    assert order(restage("how arguments are checked", compatible, settings))[0] == "src/compatible/check.py::check"
+
+
 def test_a_step_back_weighs_the_boosts_too():
     # the older copy defines the name as well: its boost is weighted as its score, or it wins
     candidates = [result("src/v3/types.ts", "ZodType", 1.0, "class"), result("src/v4/schemas.ts", "ZodType", 0.4, "class")]

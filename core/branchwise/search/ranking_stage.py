@@ -22,9 +22,10 @@ cannot see decide many questions on real repositories:
   lose 0.03-0.04 MRR@10), so only nested chunks decay.
 
 Re-export files (`__init__.py`, `package-info.java`), type stubs (`.d.ts`), C or C++
-prototypes (a function declared without its body) and older copies of the code kept under a
-version folder (`v1/` beside the package it preceded, `v3/` beside `v4/`) repeat names defined
-elsewhere: they are multiplied by `reexport_weight`. A prototype's header often carries the documentation a
+prototypes (a function declared without its body), older copies of the code kept under a
+version folder (`v1/` beside the package it preceded, `v3/` beside `v4/`) and code kept for old
+callers (`_compat/`, `legacy/`, `deprecated/`, unless the question says that word) repeat names
+defined elsewhere: they are multiplied by `reexport_weight`. A prototype's header often carries the documentation a
 question matches, so the definition of the same name scores at least what its prototype did. Every piece has its own setting
 in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default the definition boost,
 the path boost and the re-export weight are on: the decay and coherence lift a file-level
@@ -46,6 +47,9 @@ REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)
 PROTOTYPE_LANGUAGES = frozenset({"c", "cpp"})
 _VERSION_FOLDER = re.compile(r"(?:^|/)v(\d+)/")
+#: a folder whose name says its code is kept for old callers (fastapi's `_compat/`, pydantic's
+#: `deprecated/`): the current code lives elsewhere, unless the question asks for it by that word
+_OLD_CALLERS_FOLDER = re.compile(r"(?:^|/)_?(compat|legacy|deprecated)/")
 #: the share of a question's words a path must carry before it counts
 MIN_PATH_SHARE = 0.1
 #: chunks that name no definition (whole files, prose sections, configuration blocks)
@@ -69,6 +73,7 @@ def restage(question: str, results: list[Result], settings,
     if settings.reexport_weight != 1.0:
         _lift_definitions(results)
         older = older_copies({result.identity.path for result in results})
+        older |= {result.identity.path for result in results if _kept_for_old_callers(result.identity.path, shape.words)}
     named = {}
     if settings.path_boost > 0 and not spells_name(shape.words, results[0].identity.qualified_name):
         named = named_files(shape.words, [r.identity.path for r in results])
@@ -124,6 +129,11 @@ def older_copies(paths: set[str]) -> set[str]:
     copies = {(folder, version) for _path, folder, version, inside in placed
               if newest[folder] > version or folder + inside in paths}
     return {path for path, folder, version, _inside in placed if (folder, version) in copies}
+
+
+def _kept_for_old_callers(path: str, words: frozenset[str]) -> bool:
+    found = _OLD_CALLERS_FOLDER.search(path)
+    return found is not None and not any(word.startswith(found.group(1)) for word in words)
 
 
 def _lift_definitions(results: list[Result]) -> None:
