@@ -111,6 +111,17 @@ def test_a_file_is_named_only_by_words_that_spell_its_whole_name():
     assert not names_file(frozenset({"anything"}), "a/__init__.py")  # no part of three letters
 
 
+def test_a_name_in_code_form_names_files_by_its_words():
+    """A question's words are read as a file's name is: `safeParse` is "safe" and "parse", so
+    it names `parse.ts`, and "toString builder" names `ToStringBuilder.java`."""
+    assert shape_of("how safeParse returns a result without throwing").words >= {"safe", "parse"}
+    assert names_file(shape_of("toString builder for object descriptions").words, "lang3/builder/ToStringBuilder.java")
+    assert names_file(shape_of("how serialize_field writes one").words, "ser/field.rs")
+    candidates = [result("core/schemas.ts", "safeParseAsync", 1.0), result("core/parse.ts", "run", 0.9)]
+    staged = restage("how safeParse returns a result", candidates, replace(OFF, path_boost=1.0))
+    assert order(staged)[0] == "core/parse.ts::run"
+
+
 def test_a_file_named_by_the_question_does_not_displace_the_symbol_its_words_spell():
     assert spells_name(frozenset({"order", "total", "price"}), "order_total")
     assert spells_name(frozenset({"optimizer", "thresholds"}), "Config.optimizer_thresholds#2")

@@ -64,7 +64,7 @@ def shape_of(question: str) -> Shape:
         names = {parts[-1], ".".join(parts)} if len(parts) > 1 else {parts[-1]}
         return Shape(frozenset(names), True, frozenset())
     every = _WORD.findall(text)
-    words = frozenset(w.lower() for w in every if len(w) > 2 and w.lower() not in STOP_WORDS)
+    words = frozenset(part for w in every for part in split_identifier(w) if len(part) > 2 and part not in STOP_WORDS)
     names = set(_EMBEDDED_NAME.findall(text))
     for found in _QUALIFIED_IN_SENTENCE.findall(text):
         parts = _SEPARATORS.split(found)
