@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from gittools import GitBuilder
 
-from branchwise.chunking import chunker, embedding_text
+from branchwise.chunking import chunker, embedding_text, pathclass
 from branchwise.index import recipe
 from branchwise.models import Label
 from branchwise.search.hybrid import SearchRequest
@@ -254,3 +254,29 @@ def _older_chunker(text_recipe: str, unknown) -> pytest.MonkeyPatch:
     patch.setattr(chunker, "find_symbols", older)
     patch.setattr(embedding_text, "TEXT_RECIPE", text_recipe)
     return patch
+
+
+def test_written_code_an_older_rule_took_for_minified_is_source_after_the_migration(tmp_path, monkeypatch):
+    """Recipe `arms-1`: one line of 1,000 characters or more made a file minified, so phoenix's
+    `endpoint.ex` (a base64 logo in 1,100 written lines) was excluded from every answer. The
+    migration reads each stored version's class again, and the file is source on every branch."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "app")
+    logo = "x" * 1200
+    git.write("endpoint.py", "".join(f"def step_{n}():\n    return {n}\n" for n in range(200)) + f'LOGO = "{logo}"\n')
+    git.commit("endpoint")
+    git.branch("release")
+    old = _older_chunker("macros-1", lambda definition: False)
+    old.setattr(pathclass, "_looks_minified", lambda data, rules: max(map(len, data.split(b"\n"))) >= 1000)
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    assert {row["path_class"] for row in ws.inspect("main")} == {"generated"}
+    ws.close()
+    old.undo()
+
+    ws = Workspace(git.path, tmp_path / "index")
+    assert ws.index(["main"]).recipe_change is not None
+    for branch in ("main", "release"):
+        assert {row["path_class"] for row in ws.inspect(branch)} == {"source"}, branch
+    found = ws.search(SearchRequest("step_7", "main"))
+    assert found and found[0].path_class.value == "source"

@@ -72,6 +72,16 @@ def test_minified_by_shape():
     assert classify_path("notes.md", long_prose, RULES)[0] == PathClass.DOCS
 
 
+def test_one_long_line_in_written_code_is_not_minified():
+    """phoenix's `endpoint.ex` is 1,100 written lines and one base64 logo of 4,390 characters: it
+    is source. A file whose long lines hold most of it is still minified."""
+    written = b"defmodule Phoenix.Endpoint do\n" + b"  def config(key), do: fetch(key)\n" * 300
+    logo = b'  @logo "data:image/svg+xml;base64,' + b"PHN2ZyB2aWV3Qm94" * 280 + b'"\n'
+    assert classify_path("lib/phoenix/endpoint.ex", written + logo + written, RULES)[0] == PathClass.SOURCE
+    assert classify_path("lib/phoenix/logo.ex", b"defmodule Logo do\n" + logo * 3 + b"end\n", RULES)[0] \
+        == PathClass.GENERATED
+
+
 def test_every_chunk_carries_the_file_class():
     result = chunk_file("repo", "src/repo_old.py", CODE)
     assert result.path_class == PathClass.BACKUP

@@ -38,7 +38,8 @@ MAX_CHARS = 1500
 #: made by wrapping a function is a function; a Python `X = Annotated[...]` is a type; a Go
 #: package-level `var` is a constant (re-chunked once, rechunk.py)
 #: arms-1: the same texts; the subcommands a long shell function dispatches on are symbols
-#: (`nvm.install`, naming.bash) (re-chunked once, rechunk.py)
+#: (`nvm.install`, naming.bash) (re-chunked once, rechunk.py), and one long line no longer makes
+#: written code minified (stored path classes read again once, recipe.py)
 TEXT_RECIPE = "arms-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)

@@ -98,7 +98,8 @@ class ChunkingRules:
     marker_lines: int = 5
     marker_bytes: int = 2048
 
-    #: A file with a line at least this long is minified (or otherwise machine-written).
+    #: A file with most of its bytes on lines at least this long is minified (or otherwise
+    #: machine-written).
     minified_line_length: int = 1000
     #: ...and so is one whose mean line length reaches this while its share of letters
     #: and digits among non-blank characters stays below `minified_max_alnum_share`.

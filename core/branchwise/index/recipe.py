@@ -149,8 +149,9 @@ class _Rekeyed:
 
 def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
               versions: list[VersionRecord], keys: _Rekeyed) -> dict[str, str]:
-    """New embedding texts (and keys) of every version; returns the texts the model has not
-    embedded yet."""
+    """New embedding texts (and keys) of every version, and its path class as today's rules
+    read its file (recipe `arms-1`: one long line no longer makes written code minified);
+    returns the texts the model has not embedded yet."""
     rules = config.chunking_rules()
     texts: dict[str, str] = {}
     chunks_of: dict[tuple[str | None, str], dict] = {}
@@ -164,6 +165,8 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
             row, content_hash = _rekey(store, row, chunk, keys), chunk.content_hash
         if chunk is not None and chunk.content_hash == content_hash:
             new_text = chunk.embedding_text
+            if (chunk.path_class.value, chunk.class_reason) != (v.path_class, v.class_reason):
+                store.set_path_class(row, chunk.path_class.value, chunk.class_reason)
         else:  # the blob is gone from git: compose from what the index kept
             new_text = embedding_text.compose(v.symbol_type, v.qualified_name, v.parent, v.signature, v.docstring,
                                               v.text, path=v.path)

@@ -203,6 +203,11 @@ class IndexWrites(Database):
         self.conn.execute("UPDATE versions SET embedding_text = ?, embed_key = ?, path_key = ? WHERE id = ?",
                           (text, embed_key, path_key, version_row))
 
+    def set_path_class(self, version_row: int, path_class: str, reason: str) -> None:
+        """A version's path class and reason as today's rules read its file (a new recipe)."""
+        self.conn.execute("UPDATE versions SET path_class = ?, class_reason = ? WHERE id = ?",
+                          (path_class, reason, version_row))
+
     # re-keying versions (containers keyed by their outline) ------------------------------------
 
     def rekey_version(self, version_row: int, version_id: str, content_hash: str, text: str) -> None:
