@@ -64,6 +64,11 @@ def test_an_interrupt_line_names_what_was_kept():
     assert watch.kept().startswith("kept: main, release/1.x stored and searchable, and the vectors embedded so far")
 
 
+#: files per branch: enough that the run still has seconds of work left when the test, on a
+#: busy machine, gets to send its Ctrl-C (at 1,500 a loaded CI machine once finished first)
+FILES_PER_BRANCH = 3000
+
+
 def _big_repo(path: Path) -> GitBuilder:
     """Three unrelated branches (no inheritance: each is parsed whole) of many files."""
     repo = GitBuilder(path)
@@ -73,7 +78,7 @@ def _big_repo(path: Path) -> GitBuilder:
             repo.git("rm", "-rq", "--cached", ".")
             for old in path.glob("src*"):
                 subprocess.run(["rm", "-rf", str(old)], check=True)
-        for n in range(1500):
+        for n in range(FILES_PER_BRANCH):
             repo.write(f"src_{branch}/m{n}.py", CODE.format(n=n))
         repo.commit(branch)
     repo.checkout("main")
@@ -111,4 +116,4 @@ def test_ctrl_c_prints_one_line_keeps_stored_branches_and_a_second_run_finishes(
     assert out.returncode == 0, out.stderr
     branches = {b["branch"]: b for b in json.loads(out.stdout)["branches"]}
     assert branches["main"]["base"] == "up to date"
-    assert branches["third"]["files_parsed"] == 1500
+    assert branches["third"]["files_parsed"] == FILES_PER_BRANCH
