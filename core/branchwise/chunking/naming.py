@@ -9,8 +9,9 @@ has `self.` methods and DSL blocks (`get '/' do` -> `get '/'`), Lua writes `M:fo
 `M.foo`; a Scala `def` of an anonymous class (`new Setup { def x }`) is no member of the type
 around it. Issue 45: JavaScript's `res.send = function` is `res.send`, Elixir's `defimpl P,
 for: T` is `P.T`, a Haskell instance names its methods after its type, a Zig test block is
-`test "name"`; a shell function's subcommand arm is `nvm.install`. Each namer edits the definition in place and returns False to drop it. A C#
-partial type's part outside the file named after it is `partial X` (csharp_partial_parts).
+`test "name"`, a long shell function's subcommand arm is `nvm.install`. Each namer edits the
+definition in place and returns False to drop it. A C# partial type's part outside the file
+named after it is `partial X` (csharp_partial_parts).
 """
 
 from __future__ import annotations

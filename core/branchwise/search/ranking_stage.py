@@ -73,7 +73,7 @@ def restage(question: str, results: list[Result], settings,
     if settings.reexport_weight != 1.0:
         _lift_definitions(results)
         older = older_copies({result.identity.path for result in results})
-        older |= {result.identity.path for result in results if _kept_for_old_callers(result.identity.path, shape.words)}
+        older |= {r.identity.path for r in results if _kept_for_old_callers(r.identity.path, shape.words)}
     named = {}
     if settings.path_boost > 0 and not spells_name(shape.words, results[0].identity.qualified_name):
         named = named_files(shape.words, [r.identity.path for r in results])
