@@ -7,10 +7,12 @@ folding) and its recipe name: exactly what indexes made before them hold. Hashin
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from gittools import GitBuilder
 
-from branchwise.chunking import chunker, embedding_text, pathclass
+from branchwise.chunking import chunker, embedding_text, macro_docs, pathclass
 from branchwise.index import recipe
 from branchwise.models import Label
 from branchwise.search.hybrid import SearchRequest
@@ -280,3 +282,35 @@ def test_written_code_an_older_rule_took_for_minified_is_source_after_the_migrat
         assert {row["path_class"] for row in ws.inspect(branch)} == {"source"}, branch
     found = ws.search(SearchRequest("step_7", "main"))
     assert found and found[0].path_class.value == "source"
+
+
+def test_a_macro_documented_inside_its_rules_is_found_by_its_doc_after_the_migration(tmp_path, monkeypatch):
+    """Recipe `macro-docs-1`: a Rust `macro_rules!` documented by the `///` lines of its rules
+    (tokio's `select!` helper) had no docstring. The migration reads each stored version's
+    docstring again, into the lexical index too, on every branch."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "app")
+    git.write("src/select.rs", "macro_rules! doc {\n    ($select:item) => {\n"
+              "        /// Waits on several concurrent branches.\n        $select\n    };\n}\n\n"
+              "fn other() -> u8 {\n    1\n}\n")
+    git.commit("select")
+    git.branch("release")
+    old = pytest.MonkeyPatch()
+    old.setattr(macro_docs, "_first_doc_run", lambda tree: [])
+    old.setattr(embedding_text, "TEXT_RECIPE", "arms-1")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main", "release"])
+    assert ws.search(SearchRequest("waits several concurrent branches", "main"))[0].docstring == ""
+    ws.close()
+    old.undo()
+
+    ws = Workspace(git.path, tmp_path / "index")
+    assert ws.index(["main"]).recipe_change is not None
+    for branch in ("main", "release"):
+        found = ws.search(SearchRequest("waits several concurrent branches", branch, mode="lexical"))
+        assert [r.identity.qualified_name for r in found] == ["doc"], branch
+        assert found[0].docstring == "Waits on several concurrent branches."
+    ws.close()
+    with sqlite3.connect(tmp_path / "index" / "index.sqlite3") as db:  # the lexical document's docstring column
+        assert db.execute("SELECT docstring FROM lexical WHERE docstring != ''").fetchall() == [
+            ("Waits on several concurrent branches.",)]

@@ -364,6 +364,25 @@ def test_a_rust_macro_rules_definition_is_a_macro_symbol_with_its_doc():
     assert "macro" in symbol_types()
 
 
+def test_a_rust_macro_documented_inside_its_rules_takes_that_doc_and_one_documented_above_keeps_its_own():
+    """tokio documents `select!` inside a helper `macro_rules! doc { ($select:item) => { /// ... $select } }`
+    (macro_docs.py): the helper's description was its name, "doc"."""
+    data = (b"macro_rules! doc {\n    ($select:item) => {\n        /// Waits on several branches.\n"
+            b"        ///\n        /// Returns when the first completes.\n        #[macro_export]\n"
+            b"        $select\n    };\n}\n\n"
+            b"/// Counts the tokens.\nmacro_rules! count {\n    () => {\n        /// Not this one.\n        0\n    };\n}\n\n"
+            b"macro_rules! plain {\n    () => { 1 };\n}\n\n"
+            b"macro_rules! later {\n    () => { 1 };\n    ($x:item) => {\n        // A plain comment.\n"
+            b"        /// Made later.\n        $x\n    };\n}\n")
+    docs = {c.identity.qualified_name: c.docstring for c in chunk_file("r", "src/select.rs", data).chunks}
+    assert docs["doc"] == "Waits on several branches.\nReturns when the first completes."  # as above a function
+    assert docs["count"] == "Counts the tokens."
+    assert docs["plain"] == ""
+    assert docs["later"] == "Made later."
+    doc = next(c for c in chunk_file("r", "src/select.rs", data).chunks if c.identity.qualified_name == "doc")
+    assert doc.embedding_text.endswith("Waits on several branches. Returns when the first completes.")
+
+
 def test_a_csharp_ref_partial_struct_and_a_conditional_inside_a_statement_keep_their_members():
     """tree-sitter-c-sharp reads neither `ref partial struct` nor an `#if` around an `else if`
     (conditionals.py): each lost the rest of the file to the module chunk."""

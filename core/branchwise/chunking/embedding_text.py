@@ -40,7 +40,9 @@ MAX_CHARS = 1500
 #: arms-1: the same texts; the subcommands a long shell function dispatches on are symbols
 #: (`nvm.install`, naming.bash) (re-chunked once, rechunk.py), and one long line no longer makes
 #: written code minified (stored path classes read again once, recipe.py)
-TEXT_RECIPE = "arms-1"
+#: macro-docs-1: a Rust `macro_rules!` without doc comments above it is documented by the first
+#: `///` lines of its rules (macro_docs.py; stored docstrings read again once, recipe.py)
+TEXT_RECIPE = "macro-docs-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20

@@ -35,7 +35,7 @@ import tree_sitter_swift
 import tree_sitter_typescript
 import tree_sitter_zig
 
-from branchwise.chunking import attribute_docs, naming
+from branchwise.chunking import attribute_docs, macro_docs, naming
 from branchwise.chunking.conditionals import resolve_every_conditional, resolve_split_conditionals
 from branchwise.chunking.constructors import join_split_constructors
 from branchwise.chunking.item_macros import read_opening_item_macros
@@ -171,6 +171,7 @@ GRAMMARS: dict[str, Grammar] = {
         "rust", tree_sitter_rust.language, "rust.scm",
         frozenset({"line_comment", "block_comment"}),
         attribute_types=frozenset({"attribute_item"}), reader=read_opening_item_macros,
+        doc_reader=macro_docs.rust_macro_doc,
     ),
     "java": Grammar(
         "java", tree_sitter_java.language, "java.scm",

@@ -149,9 +149,10 @@ class _Rekeyed:
 
 def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
               versions: list[VersionRecord], keys: _Rekeyed) -> dict[str, str]:
-    """New embedding texts (and keys) of every version, and its path class as today's rules
-    read its file (recipe `arms-1`: one long line no longer makes written code minified);
-    returns the texts the model has not embedded yet."""
+    """New embedding texts (and keys) of every version, its path class as today's rules read
+    its file (recipe `arms-1`: one long line no longer makes written code minified) and its
+    docstring as today's chunker reads it (recipe `macro-docs-1`: a Rust macro documented
+    inside its rules); returns the texts the model has not embedded yet."""
     rules = config.chunking_rules()
     texts: dict[str, str] = {}
     chunks_of: dict[tuple[str | None, str], dict] = {}
@@ -167,6 +168,8 @@ def _rederive(store: Store, repo: GitRepo, config: Config, embedder: Embedder,
             new_text = chunk.embedding_text
             if (chunk.path_class.value, chunk.class_reason) != (v.path_class, v.class_reason):
                 store.set_path_class(row, chunk.path_class.value, chunk.class_reason)
+            if chunk.docstring != v.docstring:
+                store.set_docstring(row, chunk.docstring)
         else:  # the blob is gone from git: compose from what the index kept
             new_text = embedding_text.compose(v.symbol_type, v.qualified_name, v.parent, v.signature, v.docstring,
                                               v.text, path=v.path)

@@ -208,6 +208,11 @@ class IndexWrites(Database):
         self.conn.execute("UPDATE versions SET path_class = ?, class_reason = ? WHERE id = ?",
                           (path_class, reason, version_row))
 
+    def set_docstring(self, version_row: int, docstring: str) -> None:
+        """A version's docstring as today's chunker reads it (a new recipe), in its FTS5 row too."""
+        self.conn.execute("UPDATE versions SET docstring = ? WHERE id = ?", (docstring, version_row))
+        self.conn.execute("UPDATE lexical SET docstring = ? WHERE rowid = ?", (docstring, version_row))
+
     # re-keying versions (containers keyed by their outline) ------------------------------------
 
     def rekey_version(self, version_row: int, version_id: str, content_hash: str, text: str) -> None:
