@@ -86,6 +86,26 @@ def test_a_snake_case_or_capitalised_name_inside_a_sentence_counts_half_too():
     assert order(staged)[0] == "b.rs::serialize_field"
 
 
+def test_a_name_inside_a_sentence_that_many_candidates_define_shares_its_boost_among_them():
+    """Every class overrides `hashCode`: the name points at none of them, as a rare word in a
+    question says more than a common one. A bare name still lifts each of its definitions whole."""
+    def candidates():
+        return [result("StrBuilder.java", "StrBuilder.hashCode", 1.0, "method"),
+                result("CharRange.java", "CharRange.hashCode", 0.9, "method"),
+                result("HashCodeBuilder.java", "HashCodeBuilder.append", 0.95, "method"),
+                result("HashCodeBuilder.java", "HashCodeBuilder.hashCode", 0.8, "method"),
+                result("Safe.java", "Safe.safeParse", 0.1, "method")]
+
+    staged = {r.identity.qualified_name: r.score for r in restage(
+        "hash code builder for a consistent hashCode and safeParse", candidates(), replace(OFF, definition_boost=3.0))}
+    assert staged["StrBuilder.hashCode"] == pytest.approx(1.0 + 1.0 * 3.0 * 0.5 / 3)
+    assert staged["HashCodeBuilder.hashCode"] == pytest.approx(0.8 + 1.0 * 3.0 * 0.5 / 3)
+    assert staged["HashCodeBuilder.append"] == pytest.approx(0.95)
+    assert staged["Safe.safeParse"] == pytest.approx(0.1 + 1.0 * 3.0 * 0.5)  # defined once: the whole half
+    bare = {r.identity.qualified_name: r.score for r in restage("hashCode", candidates(), replace(OFF, definition_boost=3.0))}
+    assert bare["CharRange.hashCode"] == pytest.approx(0.9 + 1.0 * 3.0)
+
+
 def test_a_whole_file_or_prose_section_is_no_definition():
     candidates = [result("a.py", "x", 1.0), result("docs/Router.md", "Router", 0.5, "section")]
     assert order(restage("Router", candidates, replace(OFF, definition_boost=3.0)))[0] == "a.py::x"

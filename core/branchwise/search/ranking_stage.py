@@ -5,7 +5,8 @@ cannot see decide many questions on real repositories:
 
 - a question that is only a name asks for its definition: the symbol of that name jumps to
   the top (`definition_boost` times the best fused score; half that for a name written in
-  code form inside a sentence, more when the file is named after it too);
+  code form inside a sentence, shared among the candidates that define it, more when the
+  file is named after it too);
 - the words of a sentence often name the file of the answer ("Rails command dispatch" and
   `command.rb`): the best chunk of a file whose whole name the words spell gains `path_boost`
   times the best score times the share of the question's words its path carries (only the
@@ -77,6 +78,7 @@ def restage(question: str, results: list[Result], settings,
     named = {}
     if settings.path_boost > 0 and not spells_name(shape.words, results[0].identity.qualified_name):
         named = named_files(shape.words, [r.identity.path for r in results])
+    sharing = _definitions_per_name(results, shape.names) if shape.names and not shape.bare else {}
     for result in results:
         path = result.identity.path
         weight = prior(result)  # a boost is weighted as the score it adds to
@@ -86,7 +88,7 @@ def restage(question: str, results: list[Result], settings,
         if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
                 and defines(result.identity.qualified_name, shape.names):
             tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
-            scale = 1.0 if shape.bare else EMBEDDED_SCALE
+            scale = 1.0 if shape.bare else EMBEDDED_SCALE / sharing.get(result.identity.qualified_name, 1)
             result.score += best * settings.definition_boost * tier * scale * weight
         if path in named:  # the file's best chunk, once
             result.score += best * settings.path_boost * named.pop(path) * weight
@@ -102,6 +104,21 @@ def restage(question: str, results: list[Result], settings,
             spans.append((result.start_line, result.end_line))
         results.sort(key=lambda r: r.score, reverse=True)
     return results
+
+
+def _definitions_per_name(results: list[Result], names: frozenset[str]) -> dict[str, int]:
+    """For each candidate defining one of `names`, how many candidates define a name it defines."""
+    by_name: dict[str, list[str]] = {}
+    for result in results:
+        if result.identity.symbol_type not in NOT_DEFINITIONS:
+            for name in names:
+                if defines(result.identity.qualified_name, frozenset({name})):
+                    by_name.setdefault(name, []).append(result.identity.qualified_name)
+    counts: dict[str, int] = {}
+    for defined in by_name.values():
+        for qualified_name in defined:
+            counts[qualified_name] = max(counts.get(qualified_name, 1), len(defined))
+    return counts
 
 
 def named_files(words: frozenset[str], paths: list[str]) -> dict[str, float]:
