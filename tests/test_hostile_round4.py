@@ -182,6 +182,18 @@ def test_context_bundle_below_the_smallest_budget_names_max_tokens_and_that_budg
         shop_service.context_bundle("cancel order", branch="main", max_tokens=smallest - 1)
 
 
+def test_context_bundle_leaves_a_result_out_when_only_the_metadata_overshoots(shop_service):
+    """The code fits the budget with room to spare, and the answer is over it only by its
+    metadata (the list of what is included): a result is left out, not an error returned."""
+    full = shop_service.context_bundle("cancel order", branch="main")
+    shortened = shop_service.context_bundle("cancel order", branch="main", max_tokens=full["answer_tokens"] - 1)
+    assert shortened["included"] and shortened["answer_tokens"] < full["answer_tokens"]
+    tight = shortened["answer_tokens"] - 1
+    assert shortened["tokens"] < tight - 100  # the bundle itself is far under the budget
+    answer = shop_service.context_bundle("cancel order", branch="main", max_tokens=tight)
+    assert answer["included"] and answer["answer_tokens"] <= tight
+
+
 # truth item 4: small untruths ----------------------------------------------------------------
 
 

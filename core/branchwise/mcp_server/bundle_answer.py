@@ -51,7 +51,9 @@ class BundleAnswer:
                     return answer, entries
                 if fits:  # it fits, but with no code that a larger budget would bring
                     break
-                budget -= answer["answer_tokens"] - max_tokens + 2
+                # from what the bundle took, not the budget it had: a bundle well under its
+                # budget would shrink by nothing while only the metadata overshoots
+                budget = min(budget, answer["tokens"]) - (answer["answer_tokens"] - max_tokens) - 2
                 if budget < MIN_BUNDLE_TOKENS:
                     break
         return self._smallest(max_tokens, smallest)
