@@ -161,3 +161,19 @@ def test_the_config_command_prints_each_setting_and_its_source(tmp_path):
     assert data["settings"]["retention_days"] == {"value": 4, "source": str(xdg / "branchwise" / "config.toml")}
     assert "s3cret" not in result.stdout and data["settings"]["qdrant_api_key"]["value"] == "(set)"
     assert not (repo.path / ".git" / "branchwise").exists()  # reading the settings creates no index
+
+
+def test_the_documented_ranking_defaults_are_the_defaults():
+    """docs/configuration.md says "these are the defaults" of `[ranking]`: every setting is
+    listed there with the value the code uses (its path boost once said off while it was on)."""
+    import tomllib
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from branchwise.ranking import RankingSettings
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text()
+    block = text[text.index("[ranking]"):]
+    block = block[:block.index("```")]
+    documented = tomllib.loads(block)["ranking"]
+    assert documented == asdict(RankingSettings())

@@ -126,8 +126,9 @@ def test_tools_verified_labelled_and_errors_do_not_break_the_server(indexed_shop
         assert client.call("symbol", {"path": SERVICE}).is_error  # qualified_name missing
         assert client.ok("symbol", {"path": SERVICE, "qualified_name": "OrderService.cancel_order"})["verdict"] == "current"
 
-        # history is marked, never offered as code to use
-        history = client.ok("search_code", {"query": QUERY, "scope": "all", "top_k": 10})
+        # history is marked, never offered as code to use (no budget: it comes after the
+        # branch's own results, which may fill the default one)
+        history = client.ok("search_code", {"query": QUERY, "scope": "all", "top_k": 10, "max_tokens": None})
         handler = [r for r in history["results"] if r["qualified_name"].startswith("CancelOrderHandler")]
         assert handler and all(r["handling"] == "reference-only" and r.get("history") for r in handler)
 

@@ -14,7 +14,7 @@ from branchwise.ranking import RankingSettings
 from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, spells_name, stem_names
 from branchwise.search.ranking_stage import named_files, older_copies, restage
 
-OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1)
+OFF = RankingSettings(definition_boost=0, path_boost=0, file_coherence=0, file_decay=1, reexport_weight=1, file_spread=1)
 
 
 def result(path: str, name: str, score: float, kind: str = "function", lines: tuple[int, int] = (1, 2)) -> Result:

@@ -95,6 +95,10 @@ class RankingSettings:
     file_coherence: float = 0.0
     file_decay: float = 1.0
     reexport_weight: float = 0.5
+    #: a result on the first page whose file a result above it shows gives its slot to a
+    #: result from a file the page does not show yet that scores at least this share of it
+    #: and weighs no less (page_spread.py; 1 = off); the peer's saturation factor
+    file_spread: float = 0.5
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":

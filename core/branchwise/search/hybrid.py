@@ -157,7 +157,8 @@ class HybridSearch:
             rankings["name"] = self._names(request.query, scope, depth)
         ids = self._version_ids(list({key: None for ranking in rankings.values() for key, _score in ranking}))
         rankings = {channel: self._settle_ties(ranking, ids) for channel, ranking in rankings.items()}
-        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverages), request.pinned)
+        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverages, request.top_k),
+                              request.pinned)
         return self._assemble(ranked, branch, request) if assemble else ranked
 
     def neighbours(self, request: SearchRequest, vectors: np.ndarray, depth: int) -> list[list[Result]]:
@@ -179,8 +180,8 @@ class HybridSearch:
             out.append([result for _score, result in found])
         return out
 
-    def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]],
-                branch: BranchInfo, coverages: dict[str, Coverage | None] | None = None) -> list[Result]:
+    def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]], branch: BranchInfo,
+                coverages: dict[str, Coverage | None] | None = None, page: int = 10) -> list[Result]:
         """The fused candidates as results, each scored with the role prior and carrying its
         per-channel ranks, best first (ties keep the fusion's order). While a dense stage
         (`dense`, `static`) covers only part of the live set (`coverages`), its weight shrinks
@@ -219,7 +220,7 @@ class HybridSearch:
             if "dense" in rankings and settings.doc_weight > 0:
                 results = self._docstring_reranker.rerank(self._query_vector(question), results,
                                                           settings.doc_weight, int(settings.doc_depth), prior)
-            results = restage(question, results, settings, prior)
+            results = restage(question, results, settings, prior, page)
         return results
 
     @property

@@ -14,13 +14,15 @@ cannot see decide many questions on real repositories:
   file whose name says more than the question, filled the top 10 with it and lost on the
   symbol-level benchmarks); not when the channels' first result is a symbol whose name the
   words spell ("order total price" and `order_total`);
-- a reader, like the peer benchmark's scorer, is served by the top 10 covering the code, not by
-  the same lines twice: a chunk whose lines lie inside a chunk of its file ranked above it (a
-  method under its class's outline) is multiplied by `file_decay` once per such chunk; and,
-  off by default, the best chunk of a source file with several strong candidates can gain a
-  little (`file_coherence`). Decaying *every* further chunk of a file helps a file-level scorer
-  but lets tests and docs displace the sibling function a question asks for (click and cobra
-  lose 0.03-0.04 MRR@10), so only nested chunks decay.
+- a reader, like the peer benchmark's scorer, is served by the first page covering the code,
+  not by one file's fourth chunk: a repeat of a file on the page gives its slot to a result
+  from a file the page does not show that scores at least `file_spread` times it and weighs no
+  less (page_spread.py). Off by default: a chunk whose lines lie inside a chunk of its file
+  ranked above it (a method under its class's outline) multiplied by `file_decay`, and the
+  best chunk of a source file with several strong candidates gaining a little
+  (`file_coherence`). Decaying *every* further chunk of a file helps a file-level scorer but
+  lets tests and docs displace the sibling function a question asks for (click and cobra lose
+  0.03-0.04 MRR@10); the page spread moves nothing up by decay.
 
 Re-export files (`__init__.py`, `package-info.java`), type stubs (`.d.ts`), C or C++
 prototypes (a function declared without its body), older copies of the code kept under a
@@ -29,8 +31,8 @@ callers (`_compat/`, `legacy/`, `deprecated/`, unless the question says that wor
 defined elsewhere: they are multiplied by `reexport_weight`. A prototype's header often carries the documentation a
 question matches, so the definition of the same name scores at least what its prototype did. Every piece has its own setting
 in `[ranking]`; 0 (or 1 for a multiplier) switches it off. By default the definition boost,
-the path boost and the re-export weight are on: the decay and coherence lift a file-level
-benchmark but cost the symbol-level ones (docs/ranking.md).
+the path boost, the re-export weight and the page spread are on: the decay and coherence lift a
+file-level benchmark but cost the symbol-level ones (docs/ranking.md).
 """
 
 from __future__ import annotations
@@ -40,8 +42,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import PurePosixPath
 
-from branchwise.models import Result
+from branchwise.models import EXCLUDED_CLASSES, Result
 from branchwise.ranking import role_of
+from branchwise.search.page_spread import spread
 from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, spells_name, stem_names
 
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
@@ -62,10 +65,11 @@ EMBEDDED_SCALE = 0.5
 
 
 def restage(question: str, results: list[Result], settings,
-            prior: Callable[[Result], float] = lambda _result: 1.0) -> list[Result]:
-    """`results` (best first, scores already fused and weighted by role) rescored and resorted.
-    `prior` is the role prior already in each score; a boost is weighted by it too, so a test
-    whose file name spells the question lifts no more than its words did."""
+            prior: Callable[[Result], float] = lambda _result: 1.0, page: int = 10) -> list[Result]:
+    """`results` (best first, scores already fused and weighted by role) rescored and resorted,
+    the first `page` of them spread over files (page_spread.py). `prior` is the role prior
+    already in each score; a boost is weighted by it too, so a test whose file name spells the
+    question lifts no more than its words did."""
     if not results or results[0].score <= 0:
         return results
     best = results[0].score
@@ -79,12 +83,14 @@ def restage(question: str, results: list[Result], settings,
     if settings.path_boost > 0 and not spells_name(shape.words, results[0].identity.qualified_name):
         named = named_files(shape.words, [r.identity.path for r in results])
     sharing = _definitions_per_name(results, shape.names) if shape.names and not shape.bare else {}
+    weights: dict[int, float] = {}
     for result in results:
         path = result.identity.path
         weight = prior(result)  # a boost is weighted as the score it adds to
         if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result) or path in older):
             result.score *= settings.reexport_weight
             weight *= settings.reexport_weight
+        weights[id(result)] = weight
         if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
                 and defines(result.identity.qualified_name, shape.names):
             tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
@@ -103,7 +109,14 @@ def restage(question: str, results: list[Result], settings,
             result.score *= settings.file_decay ** inside
             spans.append((result.start_line, result.end_line))
         results.sort(key=lambda r: r.score, reverse=True)
+    if settings.file_spread < 1.0:
+        results = spread(results, page, settings.file_spread, lambda r: weights[id(r)], _takes_a_slot)
     return results
+
+
+def _takes_a_slot(result: Result) -> bool:
+    """History and excluded code are shown aside, never in a page slot (hybrid._assemble)."""
+    return not result.history and result.path_class not in EXCLUDED_CLASSES
 
 
 def _definitions_per_name(results: list[Result], names: frozenset[str]) -> dict[str, int]:
