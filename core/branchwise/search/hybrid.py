@@ -183,7 +183,8 @@ class HybridSearch:
     def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]], branch: BranchInfo,
                 coverages: dict[str, Coverage | None] | None = None, page: int = 10) -> list[Result]:
         """The fused candidates as results, each scored with the role prior and carrying its
-        per-channel ranks, best first (ties keep the fusion's order). While a dense stage
+        per-channel ranks, best first (ties keep the fusion's order; in fused mode the first
+        `page` spread over files, ranking_stage.restage). While a dense stage
         (`dense`, `static`) covers only part of the live set (`coverages`), its weight shrinks
         with it."""
         settings = self.ranking_settings
