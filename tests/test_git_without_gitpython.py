@@ -234,3 +234,20 @@ def test_a_cat_file_process_that_died_is_started_again(tmp_path):
     reader._process.kill()
     reader._process.wait()
     assert reader.read(blob) == b"a = 1\n"
+
+
+def test_closing_a_workspace_ends_its_object_reader(tmp_path):
+    from branchwise.workspace import Workspace
+
+    repo = GitBuilder(tmp_path / "r")
+    repo.write("a.py", "a = 1\n")
+    repo.commit("a")
+    blob = repo.git("rev-parse", "HEAD:a.py")
+    workspace = Workspace(repo.path, tmp_path / "index")
+    assert workspace.repo.read_blob(blob) == b"a = 1\n"
+    process = workspace.repo._cat_file._process
+    assert process is not None and process.poll() is None
+    workspace.close()
+    assert process.poll() is not None  # not left for the collector, which may run beside a fork
+    assert workspace.repo._cat_file.read(blob) == b"a = 1\n"  # a later read starts another
+    workspace.close()

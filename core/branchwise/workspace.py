@@ -115,6 +115,7 @@ class Workspace:
         if self._store is not None:
             self._store.close()
             self._store = None
+        self.repo.close()
 
     @contextmanager
     def writing(self, wait: bool = False) -> Iterator[WriteLock]:

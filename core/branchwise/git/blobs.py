@@ -54,6 +54,12 @@ class BlobReading:
     def _cat_file(self) -> CatFile:
         return CatFile(self._env, self._cwd)
 
+    def close(self) -> None:
+        """End the object reader's git process, if one started (a later read starts another)."""
+        reader = self.__dict__.pop("_cat_file", None)
+        if reader is not None:
+            reader.close()
+
     @cached_property
     def partial_clone(self) -> bool:
         """A clone made with `--filter`: objects it lacks belong to a promisor remote (no git

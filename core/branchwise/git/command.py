@@ -170,6 +170,13 @@ class CatFile:
                         raise
             raise AssertionError("unreachable")
 
+    def close(self) -> None:
+        """End the process now rather than when this reader is collected."""
+        with self._lock:
+            if self._finalizer is not None:
+                self._finalizer()
+            self._process = None
+
     def _start(self) -> subprocess.Popen:
         process = subprocess.Popen(["git", "cat-file", "--batch"], env=git_environment(self._overlay),
                                    cwd=self._cwd if os.access(self._cwd, os.X_OK) else None,
@@ -200,15 +207,15 @@ class CatFile:
 
 
 def _end(process: subprocess.Popen) -> None:
-    """Close a `cat-file` process's input (it exits at end of input) and reap it."""
+    """Close a `cat-file` process's pipes, stop it and reap it. Not by waiting for it to see the
+    end of its input: a process forked while it ran (a parsing worker, index/parsing.py) holds
+    a copy of that input open, so the end never comes; a reader has nothing to finish."""
     for stream in (process.stdin, process.stdout):
         try:
             if stream is not None:
                 stream.close()
         except OSError:
             pass
-    try:
-        process.wait(timeout=5)
-    except subprocess.TimeoutExpired:
+    if process.poll() is None:
         process.kill()
-        process.wait()
+    process.wait()
