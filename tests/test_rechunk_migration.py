@@ -284,27 +284,35 @@ def test_written_code_an_older_rule_took_for_minified_is_source_after_the_migrat
     assert found and found[0].path_class.value == "source"
 
 
+def _indexed_by_an_older_chunker(tmp_path, path: str, source: str, recipe: str, *patches) -> Workspace:
+    """A repository of one file on `main` and `release`, indexed by the chunker of an older
+    `recipe`: today's with `patches` ((target, attribute, value)) applied while it runs."""
+    git = GitBuilder(tmp_path / "app")
+    git.write(path, source)
+    git.commit("file")
+    git.branch("release")
+    with pytest.MonkeyPatch.context() as old:
+        for target, attribute, value in patches:
+            old.setattr(target, attribute, value)
+        old.setattr(embedding_text, "TEXT_RECIPE", recipe)
+        ws = Workspace(git.path, tmp_path / "index")
+        ws.index(["main", "release"])
+    return ws
+
+
 def test_a_macro_documented_inside_its_rules_is_found_by_its_doc_after_the_migration(tmp_path, monkeypatch):
     """Recipe `macro-docs-1`: a Rust `macro_rules!` documented by the `///` lines of its rules
     (tokio's `select!` helper) had no docstring. The migration reads each stored version's
     docstring again, into the lexical index too, on every branch."""
     monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
-    git = GitBuilder(tmp_path / "app")
-    git.write("src/select.rs", "macro_rules! doc {\n    ($select:item) => {\n"
-              "        /// Waits on several concurrent branches.\n        $select\n    };\n}\n\n"
-              "fn other() -> u8 {\n    1\n}\n")
-    git.commit("select")
-    git.branch("release")
-    old = pytest.MonkeyPatch()
-    old.setattr(macro_docs, "_first_doc_run", lambda tree: [])
-    old.setattr(embedding_text, "TEXT_RECIPE", "arms-1")
-    ws = Workspace(git.path, tmp_path / "index")
-    ws.index(["main", "release"])
+    ws = _indexed_by_an_older_chunker(
+        tmp_path, "src/select.rs", "macro_rules! doc {\n    ($select:item) => {\n"
+        "        /// Waits on several concurrent branches.\n        $select\n    };\n}\n\nfn other() -> u8 {\n    1\n}\n",
+        "arms-1", (macro_docs, "_first_doc_run", lambda tree: []))
     assert ws.search(SearchRequest("waits several concurrent branches", "main"))[0].docstring == ""
     ws.close()
-    old.undo()
 
-    ws = Workspace(git.path, tmp_path / "index")
+    ws = Workspace(ws.repo.path, tmp_path / "index")
     assert ws.index(["main"]).recipe_change is not None
     for branch in ("main", "release"):
         found = ws.search(SearchRequest("waits several concurrent branches", branch, mode="lexical"))
@@ -314,3 +322,23 @@ def test_a_macro_documented_inside_its_rules_is_found_by_its_doc_after_the_migra
     with sqlite3.connect(tmp_path / "index" / "index.sqlite3") as db:  # the lexical document's docstring column
         assert db.execute("SELECT docstring FROM lexical WHERE docstring != ''").fetchall() == [
             ("Waits on several concurrent branches.",)]
+
+
+def test_a_javadoc_is_read_as_prose_after_the_migration(tmp_path, monkeypatch):
+    """Recipe `javadoc-1`: a Java doc comment kept its `{@link X}` and HTML tags, words the model
+    and the lexical index read as the comment's own. The migration reads each stored version's
+    docstring again, on every branch."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    ws = _indexed_by_an_older_chunker(
+        tmp_path, "src/Tree.java", "class Tree {\n  /** Walks a {@link Node} tree. <p>Depth first. */\n  void walk() {}\n}\n",
+        "macro-docs-1", (chunker, "javadoc_to_prose", lambda text: text))
+    assert "{@link Node}" in ws.search(SearchRequest("walks a node tree", "main", mode="lexical"))[0].docstring
+    ws.close()
+
+    ws = Workspace(ws.repo.path, tmp_path / "index")
+    assert ws.index(["main"]).recipe_change is not None
+    for branch in ("main", "release"):
+        found = ws.search(SearchRequest("walks a node tree", branch, mode="lexical"))
+        assert found[0].identity.qualified_name == "Tree.walk", branch
+        assert found[0].docstring == "Walks a Node tree. Depth first.", branch
+    ws.close()

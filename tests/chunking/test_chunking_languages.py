@@ -353,6 +353,10 @@ def test_doc_comments_of_each_language_become_prose():
         "a.cc": (b"/// Formats a value.\nvoid f() {}\n", "Formats a value."),
         "A.cs": (b'class A {\n  /// <summary>Writes <see cref="Event"/>.</summary>\n'
                  b'  /// <param name="e">The event.</param>\n  void W(int e) {}\n}\n', "Writes Event.\ne: The event."),
+        "A.java": (b"class A {\n  /**\n   * Reads a {@link JsonElement}, see {@link Gson#fromJson(Reader, Class) fromJson}.\n"
+                   b"   *\n   * <p>Returns {@code null} at &lt;EOF&gt;.\n   * @param in the {@code Reader}\n   */\n"
+                   b"  Object read(Reader in) { return null; }\n}\n",
+                   "Reads a JsonElement, see fromJson.\nReturns null at <EOF>.\n@param in the Reader"),
         "a.rb": (b"# Renders a template.\n# @return [String]\ndef render\nend\n", "Renders a template.\n@return [String]"),
         "a.php": (b"<?php\n/**\n * Runs the route.\n */\nfunction run() {}\n", "Runs the route."),
         "a.kt": (b"/** Reads bytes. */\nfun read() {}\n", "Reads bytes."),
@@ -370,6 +374,18 @@ def test_doc_comments_of_each_language_become_prose():
     for path, (source, doc) in docs.items():
         [chunk] = [c for c in chunk_file("r", path, source).chunks if c.identity.symbol_type in ("function", "method")]
         assert chunk.docstring == doc, path
+
+
+def test_javadoc_inline_tags_leave_their_words():
+    from branchwise.chunking.comments import javadoc_to_prose
+
+    assert javadoc_to_prose("Use {@link #getAsString()} or {@link java.util.List}.") == \
+        "Use getAsString() or java.util.List."
+    assert javadoc_to_prose("{@linkplain Gson#fromJson(java.io.Reader, Class) Gson.fromJson(..., Foo.class)}") == \
+        "Gson.fromJson(..., Foo.class)"
+    assert javadoc_to_prose("{@code Map<String, List<Integer>>} {@code a {b} c}{@inheritDoc}") == \
+        "Map<String, List<Integer>> a {b} c"
+    assert javadoc_to_prose("<ul>\n  <li>one\n</ul>\n<h2>Two &amp; three</h2>") == "one\nTwo & three"
 
 
 def test_a_shebang_is_not_the_doc_of_the_first_function():

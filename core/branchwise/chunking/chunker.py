@@ -19,7 +19,7 @@ from branchwise.chunking import bodies, embedding_text
 from branchwise.chunking.attribute_docs import is_module_doc
 from branchwise.chunking.config_blocks import CONFIG_KINDS, config_blocks
 from branchwise.chunking.clauses import fold_clauses
-from branchwise.chunking.comments import clean_comments, clean_docstring, xml_doc_to_prose
+from branchwise.chunking.comments import clean_comments, clean_docstring, javadoc_to_prose, xml_doc_to_prose
 from branchwise.chunking.grammars import GRAMMARS, parse
 from branchwise.chunking.languages import grammar_for_file, identity_language, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
@@ -167,6 +167,8 @@ class _FileChunker:
                 [decode(node.text) for node in definition.doc_comments])
             if self.language == "csharp":
                 docstring = xml_doc_to_prose(docstring)
+            elif self.language == "java":
+                docstring = javadoc_to_prose(docstring)
         return _Draft(definition, start_line, end_line, signature, docstring, body_start)
 
     def _signature(self, definition: Definition) -> tuple[str, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import inspect
 import re
 
@@ -46,3 +47,27 @@ def clean_comments(texts: list[str]) -> str:
 def clean_docstring(text: str) -> str:
     """A Python docstring's content, indentation normalised like `inspect.getdoc`."""
     return inspect.cleandoc(text.replace("\r\n", "\n"))
+
+
+#: `{@link Foo#bar(int) label}`, `{@code x}`, `{@inheritDoc}`: the tag's name, its target, its label
+_JAVADOC_INLINE = re.compile(r"\{@(\w+)\s*([^\s{}(]*(?:\([^()]*\))?)\s*((?:[^{}]|\{[^{}]*\})*)\}")
+_JAVADOC_HTML = re.compile(r"</?(?:p|ul|ol|li|h[1-6]|pre|br|b|i|em|strong|tt|code|a|blockquote|table|thead|tbody"
+                           r"|tr|td|th|dl|dt|dd|hr|sup|sub|div|span|caption)\b[^<>]*>", re.IGNORECASE)
+
+
+def javadoc_to_prose(text: str) -> str:
+    """A Javadoc comment as prose: `{@link Foo#bar label}` -> `label` (`Foo.bar` without one),
+    `{@code x}` -> `x`, `{@inheritDoc}` dropped, its HTML tags dropped and entities decoded,
+    so the model reads the words rather than the markup around them."""
+    text = _JAVADOC_INLINE.sub(_inline_tag, text)
+    text = html.unescape(_JAVADOC_HTML.sub("", text))
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def _inline_tag(match: re.Match) -> str:
+    tag, target, rest = match.group(1), match.group(2), match.group(3).strip()
+    if tag in ("link", "linkplain"):
+        return rest or target.replace("#", ".").lstrip(".")
+    if tag in ("code", "literal", "value", "systemProperty", "index"):
+        return f"{target} {rest}".strip()
+    return rest  # `{@inheritDoc}`, `{@docRoot}`: nothing of their own to say

@@ -42,7 +42,9 @@ MAX_CHARS = 1500
 #: written code minified (stored path classes read again once, recipe.py)
 #: macro-docs-1: a Rust `macro_rules!` without doc comments above it is documented by the first
 #: `///` lines of its rules (macro_docs.py; stored docstrings read again once, recipe.py)
-TEXT_RECIPE = "macro-docs-1"
+#: javadoc-1: a Java doc comment is read as prose, its `{@link X}`, `{@code x}` and HTML tags
+#: reduced to their words (comments.javadoc_to_prose; stored docstrings read again once, recipe.py)
+TEXT_RECIPE = "javadoc-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20
