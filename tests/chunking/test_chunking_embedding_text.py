@@ -66,3 +66,27 @@ def test_long_bodies_are_truncated():
     assert len(chunk.embedding_text) <= MAX_CHARS
     assert chunk.embedding_text.startswith("function big\nbig\ndef big():")
     assert chunk.text.count("\n") == 400
+
+
+def test_module_text_outlines_the_definitions_of_its_file():
+    """A module chunk stands for its file: the model reads what the file defines (the first
+    line of each top-level signature) before its includes and module-level code."""
+    source = (
+        b'#include "urldata.h"\n'
+        b"#define POOL_SIZE 16\n"
+        b"static int pool[POOL_SIZE];\n"
+        b"CURLcode Curl_conn_setup(struct Curl_easy *data,\n"
+        b"                         int sockindex)\n"
+        b"{\n  return pool[sockindex];\n}\n"
+        b"struct cf_setup_ctx { int state; };\n"
+    )
+    chunks = {c.identity.symbol_type: c for c in chunk_file("r", "lib/connect.c", source).chunks}
+    passage, _description = split_described(chunks["module"].embedding_text)
+    lines = passage.splitlines()
+    assert lines[:2] == ["module connect", "connect"]
+    outline = lines[2:4]
+    assert outline[0].startswith("CURLcode Curl_conn_setup(")
+    assert "int sockindex" not in outline[0]
+    assert outline[1].startswith("struct cf_setup_ctx")
+    assert lines.index('#include "urldata.h"') > 3
+    assert "static int pool[POOL_SIZE];" in lines

@@ -148,7 +148,8 @@ class _FileChunker:
                 members = member_signatures.get(chunk.identity, [])
                 chunk.embedding_text = self._outline_text(draft, chunk, members, symbol_nodes)
                 self._key_by_outline(chunk, chunks)
-        module = self._module_chunk() if chunks or not self.data.strip() else self._whole_file_chunk()
+        defined = tuple(chunk.signature.splitlines()[0] for chunk in chunks if chunk.parent is None and chunk.signature)
+        module = self._module_chunk(defined) if chunks or not self.data.strip() else self._whole_file_chunk()
         if module is not None:
             chunks.insert(0, module)
         return chunks
@@ -278,8 +279,10 @@ class _FileChunker:
         grammar could not read) is one `module` chunk of all its lines, so that search finds it."""
         return self._module_chunk() or self._module_of(self.table.line_count, "", decode(self.data))
 
-    def _module_chunk(self) -> Chunk | None:
-        """Module-level code outside symbols, as one chunk from line 1 to its last line."""
+    def _module_chunk(self, defined: tuple[str, ...] = ()) -> Chunk | None:
+        """Module-level code outside symbols, as one chunk from line 1 to its last line. The
+        model reads it as an outline of the file, as it reads a container's: the first line
+        of each top-level definition's signature (`defined`), then the imports and the code."""
         top_level = sorted((d.first_byte, d.tree_end) for d in self.symbols.definitions if d.scope is None)
         covered_starts = [start for start, _ in top_level]
 
@@ -305,7 +308,7 @@ class _FileChunker:
         end_line = self.table.last_line_of(0, last)
         docstring = clean_docstring(_string_content(docstring_node)) if docstring_node else ""
         return self._module_of(end_line, docstring,
-                               "\n".join([*self.imports, *(decode(node.text) for node in statements)]))
+                               "\n".join([*defined, *self.imports, *(decode(node.text) for node in statements)]))
 
     def _module_of(self, end_line: int, docstring: str, body: str) -> Chunk:
         start, end = self.table.span(1, end_line)

@@ -9,7 +9,8 @@ reuses every symbol vector. A chunk's text is, line by line:
     in <parent qualified name>          (only for nested symbols)
     <signature>
     <docstring or doc comment>
-    <body, or for classes and other containers the outline: fields and member signatures>
+    <body, or for classes and other containers the outline: fields and member signatures;
+     for a module, the first line of each of its definitions' signatures, then its code>
 
 and stays under MAX_CHARS (the model reads ~256 tokens); the body is cut at a line
 boundary to fit, after the parts above it. After DESCRIPTION_MARK comes the symbol's
@@ -44,7 +45,9 @@ MAX_CHARS = 1500
 #: `///` lines of its rules (macro_docs.py; stored docstrings read again once, recipe.py)
 #: javadoc-1: a Java doc comment is read as prose, its `{@link X}`, `{@code x}` and HTML tags
 #: reduced to their words (comments.javadoc_to_prose; stored docstrings read again once, recipe.py)
-TEXT_RECIPE = "javadoc-1"
+#: module-outline-1: a module chunk's text outlines its file: the first line of each top-level
+#: definition's signature before its imports and module-level code (re-embedded once, recipe.py)
+TEXT_RECIPE = "module-outline-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20
