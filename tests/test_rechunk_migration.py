@@ -334,11 +334,32 @@ def test_a_javadoc_is_read_as_prose_after_the_migration(tmp_path, monkeypatch):
         "macro-docs-1", (chunker, "javadoc_to_prose", lambda text: text))
     assert "{@link Node}" in ws.search(SearchRequest("walks a node tree", "main", mode="lexical"))[0].docstring
     ws.close()
+    _assert_migrated_doc(ws.repo.path, tmp_path / "index", "walks a node tree", "Tree.walk",
+                         "Walks a Node tree. Depth first.")
 
-    ws = Workspace(ws.repo.path, tmp_path / "index")
+
+def test_a_definition_is_documented_by_its_nearest_comment_after_the_migration(tmp_path, monkeypatch):
+    """Recipe `nearest-doc-1`: a C function kept every block comment stacked above it as its
+    doc, a group's heading included. The migration reads each stored version's docstring
+    again, on every branch."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    ws = _indexed_by_an_older_chunker(
+        tmp_path, "src/json.c", "/* Memory Management: free what any parse returns. */\n"
+        "/* Parses a json text into a tree. */\nint parse_text(const char *text) { return 0; }\n",
+        "module-outline-1", (chunker, "nearest_doc", lambda texts: texts))
+    assert ws.search(SearchRequest("parses json text tree", "main", mode="lexical"))[0].docstring.startswith("Memory")
+    ws.close()
+    _assert_migrated_doc(ws.repo.path, tmp_path / "index", "parses json text tree", "parse_text",
+                         "Parses a json text into a tree.")
+
+
+def _assert_migrated_doc(repo, index, question: str, name: str, docstring: str) -> None:
+    """One index run migrates the recipe, after which `question` finds `name` with `docstring`
+    on both branches."""
+    ws = Workspace(repo, index)
     assert ws.index(["main"]).recipe_change is not None
     for branch in ("main", "release"):
-        found = ws.search(SearchRequest("walks a node tree", branch, mode="lexical"))
-        assert found[0].identity.qualified_name == "Tree.walk", branch
-        assert found[0].docstring == "Walks a Node tree. Depth first.", branch
+        found = ws.search(SearchRequest(question, branch, mode="lexical"))
+        assert found[0].identity.qualified_name == name, branch
+        assert found[0].docstring == docstring, branch
     ws.close()

@@ -388,6 +388,23 @@ def test_javadoc_inline_tags_leave_their_words():
     assert javadoc_to_prose("<ul>\n  <li>one\n</ul>\n<h2>Two &amp; three</h2>") == "one\nTwo & three"
 
 
+def test_a_definition_is_documented_by_the_comment_nearest_to_it():
+    """Stacked block comments are separate notes: the one above heads a group (cJSON's "Memory
+    Management" above `cJSON_Parse`); a doc block is the doc, as Javadoc reads it, even with a
+    line comment between it and the class; line comments after a block comment are the doc."""
+    def docs(path: str, source: bytes) -> dict[str, str]:
+        return {c.identity.qualified_name: c.docstring for c in chunk_file("r", path, source).chunks}
+
+    header = docs("json.h", b"/* Memory Management: free what any parse returns. */\n"
+                            b"/* Supply a block of JSON, get a tree back. */\nItem *parse(const char *v);\n\n"
+                            b"/* Sorting. */\n// Sorts the items by key.\n// In place.\nvoid sort(Item *i);\n")
+    assert header["parse"] == "Supply a block of JSON, get a tree back."
+    assert header["sort"] == "Sorts the items by key.\nIn place."
+    java = docs("Strings.java", b"/* Licensed to the ASF. */\n/**\n * Operations on strings.\n */\n"
+                                b"//@Immutable\npublic class Strings {\n}\n")
+    assert java["Strings"] == "Operations on strings."
+
+
 def test_a_shebang_is_not_the_doc_of_the_first_function():
     [chunk] = [c for c in chunk_file("r", "install.sh", b"#!/bin/sh\ninstall() {\n  :\n}\n").chunks
                if c.identity.symbol_type == "function"]

@@ -19,7 +19,8 @@ from branchwise.chunking import bodies, embedding_text
 from branchwise.chunking.attribute_docs import is_module_doc
 from branchwise.chunking.config_blocks import CONFIG_KINDS, config_blocks
 from branchwise.chunking.clauses import fold_clauses
-from branchwise.chunking.comments import clean_comments, clean_docstring, javadoc_to_prose, xml_doc_to_prose
+from branchwise.chunking.comments import (clean_comments, clean_docstring, javadoc_to_prose, nearest_doc,
+                                          xml_doc_to_prose)
 from branchwise.chunking.grammars import GRAMMARS, parse
 from branchwise.chunking.languages import grammar_for_file, identity_language, text_kind_for_path
 from branchwise.chunking.lines import LineTable, decode
@@ -165,7 +166,7 @@ class _FileChunker:
         else:
             written = self.grammar.doc_reader(definition) if self.grammar.doc_reader else None
             docstring = written if written is not None else clean_comments(
-                [decode(node.text) for node in definition.doc_comments])
+                nearest_doc([decode(node.text) for node in definition.doc_comments]))
             if self.language == "csharp":
                 docstring = xml_doc_to_prose(docstring)
             elif self.language == "java":

@@ -9,6 +9,7 @@ import re
 #: `#:`: Sphinx; `--`, `---`: Lua, LDoc; `-- |`, `-- ^`: Haddock
 _LINE_MARKER = re.compile(r"^\s*(?:///?!?|#[!:]?|--+(?:\[=*\[|\s*[|^](?=\s|$))?)\s?")
 _BLOCK_OPEN = re.compile(r"^\s*(?:/\*[*!]?|\{-\s*[|^]?)\s?")  # `{- | ... -}`: Haddock
+_DOC_BLOCK = re.compile(r"^\s*(?:/\*[*!](?!/)|\{-\s*[|^])")
 _BLOCK_CLOSE = re.compile(r"\s*(?:\*+/|-\})\s*$")
 _BLOCK_STAR = re.compile(r"^\s*\*(?!/)\s?")
 
@@ -37,6 +38,24 @@ def xml_doc_to_prose(text: str) -> str:
     text = _XML_PARAM.sub(r"\1: ", text)
     text = _XML_TAG.sub("", text)
     return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def nearest_doc(texts: list[str]) -> list[str]:
+    """Of the comments stacked right above a definition (first to last), those that document it.
+    A block comment (`/* */`, `{- -}`) is whole in itself, so one above another is a note of its
+    own (cJSON's "Memory Management: the caller is always responsible ..." heads a group of
+    prototypes): the nearest doc block (`/** */`, `/*! */`, `{- | -}`) when there is one, as
+    Javadoc reads it (a `//@Immutable` between it and the class is not the class's doc), else
+    the last block comment when the stack ends with one, else the line comments that end it."""
+    marked = [text for text in texts if _DOC_BLOCK.match(text)]
+    if marked:
+        return marked[-1:]
+    if texts and _BLOCK_OPEN.match(texts[-1]):
+        return texts[-1:]
+    start = len(texts)
+    while start > 0 and not _BLOCK_OPEN.match(texts[start - 1]):
+        start -= 1
+    return texts[start:]
 
 
 def clean_comments(texts: list[str]) -> str:

@@ -47,7 +47,10 @@ MAX_CHARS = 1500
 #: reduced to their words (comments.javadoc_to_prose; stored docstrings read again once, recipe.py)
 #: module-outline-1: a module chunk's text outlines its file: the first line of each top-level
 #: definition's signature before its imports and module-level code (re-embedded once, recipe.py)
-TEXT_RECIPE = "module-outline-1"
+#: nearest-doc-1: of the comments stacked above a definition, the nearest doc block, else the last
+#: block comment, else the line comments that end the stack (comments.nearest_doc; stored
+#: docstrings read again once, recipe.py)
+TEXT_RECIPE = "nearest-doc-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20
