@@ -99,6 +99,10 @@ class RankingSettings:
     #: result from a file the page does not show yet that scores at least this share of it
     #: and weighs no less (page_spread.py; 1 = off); the peer's saturation factor
     file_spread: float = 0.5
+    #: for a question that asks how something works, a candidate gains this over (rrf_k + the
+    #: rank of its file among the files by the question's similarity to their chunks' mean
+    #: vector) (file_channel.py; 0 = off); weighted as the lexical and name channels are
+    file_weight: float = 1.0
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> "RankingSettings":

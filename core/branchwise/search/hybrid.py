@@ -24,7 +24,9 @@ from branchwise.ranking import RankingSettings, fuse, prior_factor, role_of, wan
 from branchwise.search.arguments import check_filters
 from branchwise.search.coverage import Coverage
 from branchwise.search.docrank import DocstringReranker
+from branchwise.search.file_channel import file_credit
 from branchwise.search.pins import pinned_first
+from branchwise.search.question_shape import asks_how
 from branchwise.search.ranking_stage import restage
 from branchwise.suggest import closest
 
@@ -157,7 +159,11 @@ class HybridSearch:
             rankings["name"] = self._names(request.query, scope, depth)
         ids = self._version_ids(list({key: None for ranking in rankings.values() for key, _score in ranking}))
         rankings = {channel: self._settle_ties(ranking, ids) for channel, ranking in rankings.items()}
-        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverages, request.top_k),
+        files = None
+        if "dense" in rankings and len(rankings) > 1 and self.ranking_settings.file_weight > 0 \
+                and asks_how(request.query):
+            files = self._file_ranks(self._query_vector(request.query), scope)
+        ranked = pinned_first(self._ranked(request.query, rankings, branch, coverages, request.top_k, files),
                               request.pinned)
         return self._assemble(ranked, branch, request) if assemble else ranked
 
@@ -181,10 +187,12 @@ class HybridSearch:
         return out
 
     def _ranked(self, question: str, rankings: dict[str, list[tuple[Any, float]]], branch: BranchInfo,
-                coverages: dict[str, Coverage | None] | None = None, page: int = 10) -> list[Result]:
+                coverages: dict[str, Coverage | None] | None = None, page: int = 10,
+                files: dict[str, int] | None = None) -> list[Result]:
         """The fused candidates as results, each scored with the role prior and carrying its
         per-channel ranks, best first (ties keep the fusion's order; in fused mode the first
-        `page` spread over files, ranking_stage.restage). While a dense stage
+        `page` spread over files, ranking_stage.restage). `files`: the rank of each file for a
+        question that asks how something works (file_channel.py). While a dense stage
         (`dense`, `static`) covers only part of the live set (`coverages`), its weight shrinks
         with it."""
         settings = self.ranking_settings
@@ -211,7 +219,7 @@ class HybridSearch:
         items = list(fuse(rankings, settings, unranked))
         results = self._results([(item.key, item.score) for item in items], branch)
         for item, result in zip(items, results):
-            result.score = item.score * prior(result)
+            result.score = (item.score + file_credit(result, files, settings)) * prior(result)
             result.dense_rank = item.ranks.get("dense")
             result.lexical_rank = item.ranks.get("lexical")
             result.name_rank = item.ranks.get("name")
@@ -300,6 +308,11 @@ class HybridSearch:
 
     def _names(self, question: str, scope: Any, depth: int) -> list[tuple[Any, float]]:
         raise NotImplementedError
+
+    def _file_ranks(self, vector: np.ndarray, scope: Any) -> dict[str, int]:
+        """Each file of the allowed set's rank by the question's similarity to the mean of its
+        chunks' vectors (file_channel.py); a backend that cannot read its vectors ranks none."""
+        return {}
 
     def _result(self, key: Any, score: float, branch: BranchInfo) -> Result:
         raise NotImplementedError

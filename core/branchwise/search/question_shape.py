@@ -6,7 +6,8 @@ name it is. A sentence that carries a name in code form ("how does safeParse rep
 points at that definition less firmly, and so do a qualified name ("app.set and settings
 storage") and a capitalised word inside it ("how Monad composes effects"). The other words of
 a sentence ("how are cookies signed") often name the file or folder the answer lives in
-(`cookies.py`, `signing/`).
+(`cookies.py`, `signing/`). A question that asks how something works asks about a mechanism,
+which lives in a file or two (file_channel.py).
 This module reads those shapes; `ranking_stage.py` turns them into score changes.
 """
 
@@ -44,6 +45,17 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: shorter words match a path part only when equal (a prefix of three letters or more counts:
 #: "dependency" meets `dependencies`)
 _MIN_PREFIX = 3
+
+
+#: "how many", "how much": a question about a quantity, not about how something works
+_HOW_MUCH = frozenset({"many", "much", "long", "often", "far", "big", "large", "old"})
+
+
+def asks_how(question: str) -> bool:
+    """Whether a question asks how something works ("how does a group pick the subcommand",
+    "How the timer wheel tracks deadlines"), not how much of it there is ("how many bytes")."""
+    words = question.lower().split(maxsplit=2)
+    return len(words) > 1 and words[0] == "how" and words[1] not in _HOW_MUCH
 
 
 @dataclass(frozen=True)

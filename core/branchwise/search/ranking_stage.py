@@ -87,7 +87,7 @@ def restage(question: str, results: list[Result], settings,
     for result in results:
         path = result.identity.path
         weight = prior(result)  # a boost is weighted as the score it adds to
-        if settings.reexport_weight != 1.0 and (_is_reexport(path) or _is_prototype(result) or path in older):
+        if settings.reexport_weight != 1.0 and (_is_reexport(path) or is_prototype(result) or path in older):
             result.score *= settings.reexport_weight
             weight *= settings.reexport_weight
         weights[id(result)] = weight
@@ -171,18 +171,18 @@ def _lift_definitions(results: list[Result]) -> None:
     carries the documentation the question matches, the body is what answers it."""
     declared: dict[tuple[str, str], float] = {}
     for result in results:
-        if _is_prototype(result):
+        if is_prototype(result):
             key = (result.identity.language, result.identity.qualified_name)
             declared[key] = max(declared.get(key, 0.0), result.score)
     if not declared:
         return
     for result in results:
         key = (result.identity.language, result.identity.qualified_name)
-        if key in declared and result.identity.symbol_type == "function" and not _is_prototype(result):
+        if key in declared and result.identity.symbol_type == "function" and not is_prototype(result):
             result.score = max(result.score, declared[key])
 
 
-def _is_prototype(result: Result) -> bool:
+def is_prototype(result: Result) -> bool:
     """A C or C++ function declared without its body (in a header): its definition is elsewhere."""
     return (result.identity.language in PROTOTYPE_LANGUAGES and result.identity.symbol_type == "function"
             and "{" not in result.text and result.text.rstrip().endswith(";"))

@@ -108,6 +108,13 @@ class SearchReads(Database):
         ).fetchall()
         return [row[0] for row in rows]
 
+    def paths_of(self, allowed: Sequence[int], kept: str | None = None) -> dict[int, str]:
+        """The path of each version row among `allowed` (or the table `kept`)."""
+        among, rows_param = _among(allowed, kept)
+        return dict(self.conn.execute(
+            "SELECT v.id, i.path FROM versions v JOIN identities i ON i.id = v.identity_id "
+            f"WHERE v.id IN ({among})", rows_param))
+
     # versions ---------------------------------------------------------------------------------
 
     def version_ids(self, version_rows: Sequence[int]) -> dict[int, str]:

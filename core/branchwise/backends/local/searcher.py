@@ -19,6 +19,7 @@ from branchwise.errors import UsageError
 from branchwise.lexical import COLUMN_WEIGHTS, fts_query, name_query
 from branchwise.models import Identity, PathClass, Result
 from branchwise.search.coverage import Coverage
+from branchwise.search.file_channel import FileMeans
 from branchwise.search.hybrid import BranchInfo, HybridSearch, SearchRequest, place_history, place_live
 from branchwise.search.question_shape import shape_of
 from branchwise.store import Store, VersionRecord
@@ -40,6 +41,8 @@ class AllowedRows:
     rows: np.ndarray
     ids: list[int]
     kept: str | None = None
+    #: the mean vector of each file, and the vector index's state they were made from
+    files: tuple[tuple, FileMeans] | None = None
 
 
 class Searcher(HybridSearch):
@@ -173,6 +176,16 @@ class Searcher(HybridSearch):
         exact = self.store.named(sorted(shape.names), allowed.ids, depth, allowed.kept)
         first = set(exact)
         return [(row, 1e6) for row in exact] + [(row, score) for row, score in ranked if row not in first]
+
+    def _file_ranks(self, vector: np.ndarray, allowed: AllowedRows) -> dict[str, int]:
+        """The files of the allowed set by the question's similarity to their chunks' mean
+        vector (file_channel.py), the means kept with the allowed set while the vectors stand."""
+        vectors = self.vectors
+        stamp = (vectors.generation, vectors.index.ntotal)
+        if allowed.files is None or allowed.files[0] != stamp:
+            paths = self.store.paths_of(allowed.ids, allowed.kept)
+            allowed.files = (stamp, FileMeans(vectors.stored(), paths, vectors.dim))
+        return allowed.files[1].ranks(vector)
 
     def _bm25(self, match: str | None, allowed: AllowedRows, depth: int,
               within: str | None = None) -> list[tuple[int, float]]:

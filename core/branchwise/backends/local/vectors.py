@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -206,6 +207,11 @@ class VectorIndex:
         """The version rows that have a vector, in no particular order."""
         return stored_ids(self.index)
 
+    def stored(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(version rows, vectors) of everything the index holds, in pieces (views into the
+        index's own memory: read them before it changes)."""
+        return stored_vectors(self.index)
+
     # search -------------------------------------------------------------------------------
 
     def search(self, query: np.ndarray, allowed: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -296,6 +302,23 @@ def stored_ids(index: faiss.Index) -> np.ndarray:
                  for number in range(index.nlist) if lists.list_size(number)]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     return faiss.vector_to_array(index.id_map).astype(np.int64)
+
+
+def stored_vectors(index: faiss.Index) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(ids, vectors) of an index built by `build_index`: the flat one whole, an IVF one per list."""
+    dim = index.d
+    if isinstance(index, faiss.IndexIVF):
+        lists = index.invlists
+        for number in range(index.nlist):
+            size = lists.list_size(number)
+            if size:
+                codes = faiss.rev_swig_ptr(lists.get_codes(number), size * dim * 4)
+                yield (faiss.rev_swig_ptr(lists.get_ids(number), size),
+                       np.frombuffer(codes, dtype=np.float32).reshape(size, dim))
+        return
+    flat = faiss.downcast_index(index.index)
+    yield (faiss.vector_to_array(index.id_map).astype(np.int64),
+           faiss.rev_swig_ptr(flat.get_xb(), index.ntotal * dim).reshape(index.ntotal, dim))
 
 
 def _fits(index: faiss.Index, count: int, flat_max: int = FLAT_MAX) -> bool:
