@@ -41,7 +41,7 @@ def unit(*values: float) -> np.ndarray:
 def test_files_rank_by_the_mean_of_their_chunks_vectors():
     ids = np.array([1, 2, 3, 4], dtype=np.int64)
     vectors = np.vstack([unit(1, 0, 0, 0), unit(0, 1, 0, 0), unit(0.8, 0, 0.6, 0), unit(0, 0, 0, 1)])
-    paths = {1: "a.py", 2: "a.py", 3: "b.py"}  # row 4 is not in the allowed set
+    paths = {1: "a.py", 2: "a.py", 3: "b.py", 9: "new.py"}  # row 4 is not allowed, row 9 has no vector yet
     means = FileMeans([(ids[:1], vectors[:1]), (ids[1:], vectors[1:])], paths, 4)  # in pieces, as an IVF gives them
     assert means.ranks(unit(1, 1, 0, 0)) == {"a.py": 1, "b.py": 2}  # a.py's two chunks together
     assert means.ranks(unit(1, 0, 0, 0)) == {"b.py": 1, "a.py": 2}  # b.py's one chunk is closer than a.py's mean

@@ -47,11 +47,13 @@ class FileMeans:
                 ordered = slots[order]
                 firsts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
                 sums[ordered[firsts]] += np.add.reduceat(vectors[start:start + _SLICE][order], firsts, axis=0)
-        self.means = sums / np.maximum(np.linalg.norm(sums, axis=1, keepdims=True), 1e-12)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        self.means = sums / np.maximum(norms, 1e-12)
+        self._ranked = np.flatnonzero(norms[:, 0] > 0)  # a file none of whose chunks has a vector yet ranks nowhere
 
     def ranks(self, query: np.ndarray) -> dict[str, int]:
         """Each file's 1-based rank by the cosine of `query` (a unit vector) to its mean."""
-        order = np.argsort(-(self.means @ query.astype(np.float32)), kind="stable")
+        order = self._ranked[np.argsort(-(self.means[self._ranked] @ query.astype(np.float32)), kind="stable")]
         return {self.names[slot]: rank for rank, slot in enumerate(order, 1)}
 
 
