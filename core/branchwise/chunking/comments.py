@@ -37,7 +37,7 @@ def xml_doc_to_prose(text: str) -> str:
     text = _XML_REFERENCE.sub(r"\1", text)
     text = _XML_PARAM.sub(r"\1: ", text)
     text = _XML_TAG.sub("", text)
-    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+    return _prose_lines(text)
 
 
 def nearest_doc(texts: list[str]) -> list[str]:
@@ -80,7 +80,7 @@ def javadoc_to_prose(text: str) -> str:
     so the model reads the words rather than the markup around them."""
     text = _JAVADOC_INLINE.sub(_inline_tag, text)
     text = html.unescape(_JAVADOC_HTML.sub("", text))
-    return "\n".join(line.strip() for line in text.splitlines() if line.strip())
+    return _prose_lines(text)
 
 
 def _inline_tag(match: re.Match) -> str:
@@ -90,3 +90,8 @@ def _inline_tag(match: re.Match) -> str:
     if tag in ("code", "literal", "value", "systemProperty", "index"):
         return f"{target} {rest}".strip()
     return rest  # `{@inheritDoc}`, `{@docRoot}`: nothing of their own to say
+
+
+def _prose_lines(text: str) -> str:
+    """`text`'s non-blank lines, stripped: what is left of a doc comment once its markup is gone."""
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip())

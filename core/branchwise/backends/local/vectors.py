@@ -296,12 +296,8 @@ def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, flat_max: int = 
 
 def stored_ids(index: faiss.Index) -> np.ndarray:
     """The ids an index built by `build_index` holds."""
-    if isinstance(index, faiss.IndexIVF):
-        lists = index.invlists
-        parts = [faiss.rev_swig_ptr(lists.get_ids(number), lists.list_size(number)).copy()
-                 for number in range(index.nlist) if lists.list_size(number)]
-        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
-    return faiss.vector_to_array(index.id_map).astype(np.int64)
+    parts = [ids.astype(np.int64) for ids, _vectors in stored_vectors(index)]
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 def stored_vectors(index: faiss.Index) -> Iterator[tuple[np.ndarray, np.ndarray]]:
