@@ -86,6 +86,34 @@ def test_a_snake_case_or_capitalised_name_inside_a_sentence_counts_half_too():
     assert order(staged)[0] == "b.rs::serialize_field"
 
 
+@pytest.mark.parametrize("question, types", [
+    ("Mutex and Semaphore for coroutine synchronization", {"Mutex"}),  # `Semaphore` is a name already
+    ("Print the error and exit", {"Print"}),  # a verb too: only a type of that name would answer
+    ("How does a group pick its command", set()),  # a stop word
+    ("How To Configure The Logger", set()),  # a title
+    ("Go", set()),  # two letters
+    ("channel for sending values", set()),
+])
+def test_a_sentences_capitalised_first_word_asks_only_for_a_type(question, types):
+    assert set(shape_of(question).types) == types
+
+
+def test_a_capitalised_first_word_lifts_a_type_of_that_name_in_its_own_file_only():
+    """"Channel for sending values between coroutines" asks for `Channel`, but "Print the error
+    and exit" does not ask for the method `Print`, nor "File that is opened when first used" for
+    a `File` class declared among many other types: a type in a file named after it is the
+    type the sentence names."""
+    def candidates(kind: str, path: str = "channels/Channel.kt"):
+        return [result("channels/Produce.kt", "produce", 1.0), result(path, "Channel", 0.4, kind)]
+
+    boost = replace(OFF, definition_boost=3.0)
+    assert order(restage("Channel for sending values", candidates("interface"), boost))[0] == "channels/Channel.kt::Channel"
+    assert order(restage("Channel for sending values", candidates("method"), boost))[0] == "channels/Produce.kt::produce"
+    assert order(restage("Channel for sending values", candidates("class", "types.kt"), boost))[0] \
+        == "channels/Produce.kt::produce"
+    assert order(restage("channel for sending values", candidates("interface"), boost))[0] == "channels/Produce.kt::produce"
+
+
 def test_a_name_inside_a_sentence_that_many_candidates_define_shares_its_boost_among_them():
     """Every class overrides `hashCode`: the name points at none of them, as a rare word in a
     question says more than a common one. A bare name still lifts each of its definitions whole."""

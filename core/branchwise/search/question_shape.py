@@ -4,7 +4,8 @@ A question that is only a name (`Router`, `Sinatra::Base`, `field_validator`) as
 definition of that name, not for the code that uses it: its answer is the symbol whose own
 name it is. A sentence that carries a name in code form ("how does safeParse report errors")
 points at that definition less firmly, and so do a qualified name ("app.set and settings
-storage") and a capitalised word inside it ("how Monad composes effects"). The other words of
+storage") and a capitalised word inside it ("how Monad composes effects"); a capitalised first
+word ("Mutex and Semaphore ...", but "Print the error") names at most a type. The other words of
 a sentence ("how are cookies signed") often name the file or folder the answer lives in
 (`cookies.py`, `signing/`). A question that asks how something works asks about a mechanism,
 which lives in a file or two (file_channel.py).
@@ -41,6 +42,9 @@ _QUALIFIED_IN_SENTENCE = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:(?:::|->|[.:])[
 #: a capitalised word after a sentence's first (`Monad` in "how Monad composes effects": code
 #: questions write a type's name as it is spelled); not a two-letter one ("in Go")
 _CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z][a-z0-9]+\b")
+#: a sentence's capitalised first word (`Mutex` in "Mutex and Semaphore for synchronization"): a
+#: type's name, or English ("Print the error and exit"), so it asks only for a type of that name
+_FIRST_CAPITALISED = re.compile(r"^[A-Z][a-z][a-z0-9]+\b")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: shorter words match a path part only when equal (a prefix of three letters or more counts:
 #: "dependency" meets `dependencies`)
@@ -61,11 +65,13 @@ def asks_how(question: str) -> bool:
 @dataclass(frozen=True)
 class Shape:
     """A question's shape: the names it asks to see defined (`names`; `bare` when the question
-    is nothing but a name) and its other words (for path matching)."""
+    is nothing but a name), the names it asks for only as types (`types`) and its other words
+    (for path matching)."""
 
     names: frozenset[str]
     bare: bool
     words: frozenset[str]
+    types: frozenset[str] = frozenset()
 
 
 @lru_cache(maxsize=1024)
@@ -82,9 +88,13 @@ def shape_of(question: str) -> Shape:
         parts = _SEPARATORS.split(found)
         if len(parts[0]) > 1 and len(parts[-1]) > 1:  # not a one-letter module alias (`M.load`, `z.string`)
             names.add(".".join(parts))
+    types: set[str] = set()
     if 2 * sum(word[0].isupper() for word in every) <= len(every):  # not a title ("How To Configure The Logger")
         names.update(_CAPITALISED.findall(text))
-    return Shape(frozenset(names), False, words)
+        first = _FIRST_CAPITALISED.match(text)
+        if first and first.group().lower() not in STOP_WORDS and first.group() not in names:
+            types.add(first.group())
+    return Shape(frozenset(names), False, words, frozenset(types))
 
 
 def defines(qualified_name: str, names: frozenset[str]) -> bool:

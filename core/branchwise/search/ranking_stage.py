@@ -45,7 +45,7 @@ from pathlib import PurePosixPath
 from branchwise.models import EXCLUDED_CLASSES, Result
 from branchwise.ranking import role_of
 from branchwise.search.page_spread import spread
-from branchwise.search.question_shape import defines, names_file, path_word_share, shape_of, spells_name, stem_names
+from branchwise.search.question_shape import Shape, defines, names_file, path_word_share, shape_of, spells_name, stem_names
 
 REEXPORT_FILES = frozenset({"__init__.py", "package-info.java"})
 STUB_SUFFIXES = (".d.ts",)
@@ -60,6 +60,8 @@ MIN_PATH_SHARE = 0.1
 NOT_DEFINITIONS = frozenset({"file", "section", "config"})
 #: a definition in a file named after it is the definition most readers mean
 STEM_TIER = 1.5
+#: the kinds of symbol a type name names (question_shape.Shape.types)
+TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type", "module"})
 #: a name in code form inside a sentence may be incidental to it
 EMBEDDED_SCALE = 0.5
 
@@ -82,7 +84,7 @@ def restage(question: str, results: list[Result], settings,
     named = {}
     if settings.path_boost > 0 and not spells_name(shape.words, results[0].identity.qualified_name):
         named = named_files(shape.words, [r.identity.path for r in results])
-    sharing = _definitions_per_name(results, shape.names) if shape.names and not shape.bare else {}
+    sharing = _definitions_per_name(results, shape) if (shape.names or shape.types) and not shape.bare else {}
     weights: dict[int, float] = {}
     for result in results:
         path = result.identity.path
@@ -91,9 +93,9 @@ def restage(question: str, results: list[Result], settings,
             result.score *= settings.reexport_weight
             weight *= settings.reexport_weight
         weights[id(result)] = weight
-        if shape.names and settings.definition_boost > 0 and result.identity.symbol_type not in NOT_DEFINITIONS \
-                and defines(result.identity.qualified_name, shape.names):
-            tier = STEM_TIER if any(stem_names(path, n) for n in shape.names) else 1.0
+        asked = _asked_of(result, shape)
+        if asked and settings.definition_boost > 0 and defines(result.identity.qualified_name, asked):
+            tier = STEM_TIER if any(stem_names(path, n) for n in asked) else 1.0
             scale = 1.0 if shape.bare else EMBEDDED_SCALE / sharing.get(result.identity.qualified_name, 1)
             result.score += best * settings.definition_boost * tier * scale * weight
         if path in named:  # the file's best chunk, once
@@ -119,14 +121,24 @@ def _takes_a_slot(result: Result) -> bool:
     return not result.history and result.path_class not in EXCLUDED_CLASSES
 
 
-def _definitions_per_name(results: list[Result], names: frozenset[str]) -> dict[str, int]:
-    """For each candidate defining one of `names`, how many candidates define a name it defines."""
+def _asked_of(result: Result, shape: Shape) -> frozenset[str]:
+    """The names the question asks this candidate to define: none for a chunk that defines
+    nothing, the type names only of a type."""
+    kind = result.identity.symbol_type
+    if kind in NOT_DEFINITIONS:
+        return frozenset()
+    if kind in TYPE_KINDS and shape.types:
+        return shape.names | {name for name in shape.types if stem_names(result.identity.path, name)}
+    return shape.names
+
+
+def _definitions_per_name(results: list[Result], shape: Shape) -> dict[str, int]:
+    """For each candidate defining one of the asked names, how many candidates define a name it defines."""
     by_name: dict[str, list[str]] = {}
     for result in results:
-        if result.identity.symbol_type not in NOT_DEFINITIONS:
-            for name in names:
-                if defines(result.identity.qualified_name, frozenset({name})):
-                    by_name.setdefault(name, []).append(result.identity.qualified_name)
+        for name in _asked_of(result, shape):
+            if defines(result.identity.qualified_name, frozenset({name})):
+                by_name.setdefault(name, []).append(result.identity.qualified_name)
     counts: dict[str, int] = {}
     for defined in by_name.values():
         for qualified_name in defined:
