@@ -242,6 +242,29 @@ def test_the_subcommands_of_a_long_shell_dispatcher_are_cut_from_an_older_index(
     assert ws.index(["main", "release"]).recipe_change is None
 
 
+def test_the_functions_a_call_installs_are_cut_from_an_older_index(tmp_path, monkeypatch):
+    """Recipe `installs-1`: express's `defineGetter(req, 'ip', function ip() {...})` became the
+    method `req.ip`, out of the module chunk that held it; the rest of the file is cut as before."""
+    monkeypatch.setenv("BRANCHWISE_MODEL", "hashing-384")
+    git = GitBuilder(tmp_path / "app")
+    git.write("lib/request.js", "var req = {};\n\nfunction defineGetter(obj, name, getter) {\n  return getter;\n}\n\n"
+                                "defineGetter(req, 'ip', function ip() {\n  return this.socket.remoteAddress;\n});\n")
+    git.commit("request")
+    old = _older_chunker("nearest-doc-1", lambda definition: definition.receiver == "req")
+    ws = Workspace(git.path, tmp_path / "index")
+    ws.index(["main"])
+    before = {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect("main")}
+    assert ("method", "req.ip") not in before and ("function", "defineGetter") in before
+    ws.close()
+    old.undo()
+
+    ws = Workspace(git.path, tmp_path / "index")
+    assert ws.index(["main"]).recipe_change is not None
+    after = {(row["symbol_type"], row["qualified_name"]) for row in ws.inspect("main")}
+    assert ("method", "req.ip") in after and ("function", "defineGetter") in after
+    assert ws.index(["main"]).recipe_change is None
+
+
 def _older_chunker(text_recipe: str, unknown) -> pytest.MonkeyPatch:
     """The chunker of `text_recipe`, which did not know the definitions `unknown` picks; undo
     the patch to get today's back."""

@@ -135,6 +135,20 @@ def test_javascript_functions_assigned_to_an_object_are_its_methods():
     assert found["later"] == ("function", None)  # an assignment inside a function is its code
 
 
+def test_a_function_a_call_installs_on_an_object_under_a_name_is_its_method():
+    """express defines `req.ip`, `req.fresh` and their kin as `defineGetter(req, 'ip', function ...)`."""
+    found = names("lib/request.js", (
+        "defineGetter(req, 'ip', function ip() {\n  return this.socket.remoteAddress;\n});\n"
+        "defineGetter(req, 'fresh', function () {\n  return true;\n});\n"
+        "install(res, 'json', (body) => body);\n"
+        "app.get('/users', function (req, res) {});\n"
+        "defineGetter(req, 'trust proxy', function () {});\n"
+        "function later() {\n  defineGetter(req, 'inner', function () {});\n}\n"
+    ))
+    assert {n: v for n, v in found.items() if v[0] == "method"} == {
+        "req.ip": ("method", None), "req.fresh": ("method", None), "res.json": ("method", None)}
+
+
 def test_a_prototype_method_of_a_class_in_the_file_is_its_member():
     found = names("a.ts", "class Cart {\n  add() {}\n}\nCart.prototype.clear = function (): void {};\n")
     assert found["Cart.clear"] == ("method", "Cart")

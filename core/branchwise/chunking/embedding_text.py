@@ -50,7 +50,9 @@ MAX_CHARS = 1500
 #: nearest-doc-1: of the comments stacked above a definition, the nearest doc block, else the last
 #: block comment, else the line comments that end the stack (comments.nearest_doc; stored
 #: docstrings read again once, recipe.py)
-TEXT_RECIPE = "nearest-doc-1"
+#: installs-1: the same texts; a function a top-level call installs on an object under a name
+#: (`defineGetter(req, 'ip', function () {...})`) is that object's method (re-chunked once, rechunk.py)
+TEXT_RECIPE = "installs-1"
 #: the words of a docstring that describe a symbol: about its summary sentence (20 words did
 #: better than 60 on both benchmarks, and cost less: bench/results/2026-12-04-model-round5.md)
 DESCRIPTION_WORDS = 20

@@ -32,3 +32,12 @@
         name: (identifier) @name
         value: (call_expression
           arguments: (arguments [(arrow_function) (function_expression)]))) @definition.function)))
+
+; Top-level `defineGetter(req, 'fresh', function () {...})`: a function a call installs on an
+; object under a name is that object's method (express's request getters)
+(program
+  (expression_statement
+    (call_expression
+      arguments: (arguments . (identifier) @name.object . (string (string_fragment) @name)
+        . [(function_expression) (arrow_function)])) @definition.method)
+  (#match? @name "^[A-Za-z_$][A-Za-z0-9_$]*$"))
