@@ -6,7 +6,8 @@ cannot see decide many questions on real repositories:
 - a question that is only a name asks for its definition: the symbol of that name jumps to
   the top (`definition_boost` times the best fused score; half that for a name written in
   code form inside a sentence, shared among the candidates that define it, more when the
-  file is named after it too);
+  file is named after it too; a sentence's capitalised first word, "Mutex and Semaphore ...",
+  only for a type in a file named after it);
 - the words of a sentence often name the file of the answer ("Rails command dispatch" and
   `command.rb`): the best chunk of a file whose whole name the words spell gains `path_boost`
   times the best score times the share of the question's words its path carries (only the
@@ -123,7 +124,8 @@ def _takes_a_slot(result: Result) -> bool:
 
 def _asked_of(result: Result, shape: Shape) -> frozenset[str]:
     """The names the question asks this candidate to define: none for a chunk that defines
-    nothing, the type names only of a type."""
+    nothing; a sentence's capitalised first word (Shape.types) only of a type declared in a
+    file named after it."""
     kind = result.identity.symbol_type
     if kind in NOT_DEFINITIONS:
         return frozenset()
