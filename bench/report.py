@@ -14,13 +14,21 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 
+#: the CPU features that choose ONNX Runtime's int8 kernels: the default model's vectors, and
+#: so every quality figure, can differ in their last digits between an AVX2 and a VNNI machine
+INT8_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
+
+
 def machine() -> dict:
-    cpu = platform.processor() or platform.machine()
+    cpu = ""
+    flags: set[str] = set()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and not cpu:
+                cpu = value.strip()
+            elif key.strip() == "flags" and not flags:
+                flags = set(value.split())
         mem_kb = next(int(l.split()[1]) for l in Path("/proc/meminfo").read_text().splitlines()
                       if l.startswith("MemTotal"))
     except (OSError, StopIteration):
@@ -28,9 +36,20 @@ def machine() -> dict:
     import faiss
     import numpy
 
+    cpu = cpu or platform.processor() or platform.machine()
     return {"cpu": cpu, "cores": os.cpu_count(), "memory_gib": round(mem_kb / 2**20, 1),
             "python": platform.python_version(), "faiss": faiss.__version__, "numpy": numpy.__version__,
+            "onnxruntime": _version("onnxruntime"), "int8_features": [f for f in INT8_FEATURES if f in flags],
             "system": f"{platform.system()} {platform.release()}"}
+
+
+def _version(package: str) -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(package)
+    except PackageNotFoundError:
+        return None
 
 
 def _f(value, digits=2) -> str:
