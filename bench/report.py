@@ -15,7 +15,7 @@ from pathlib import Path
 
 
 #: the CPU features that choose ONNX Runtime's int8 kernels: the default model's vectors, and
-#: so every quality figure, can differ in their last digits between an AVX2 and a VNNI machine
+#: so every quality figure, differ between an AVX2 and a VNNI machine enough to swap close ranks
 INT8_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx_vnni", "amx_int8")
 
 
